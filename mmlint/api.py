@@ -1,0 +1,150 @@
+"""The library entry points behind the CLI: detect, read and check stores.
+
+Nothing here prints. Every function returns data or raises
+:class:`CheckError`, whose message is meant for the user (the CLI turns it
+into exit status 2).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from mmlint import dialects
+from mmlint.dialects import Evidence, UnknownDialect
+from mmlint.discover import Found, NoStore, find_store, resolve_path
+from mmlint.model import Span, Store
+
+
+class CheckError(Exception):
+    """A usage error or a store that cannot be checked (exit status 2)."""
+
+
+@dataclass
+class StoreResult:
+    """One checked store.
+
+    Attributes:
+        found: where the store is and how it was found.
+        dialect, profile: what it was read as.
+        evidence: detection evidence (``None`` when forced by options).
+        store: the model read.
+        diagnostics: sorted, with store-relative paths.
+    """
+
+    found: Found
+    dialect: str
+    profile: str | None
+    evidence: Evidence | None
+    store: Store
+    diagnostics: list = field(default_factory=list)
+
+    @property
+    def files(self) -> int:
+        """Notes plus the index: the files the rules read."""
+        return len(self.store.notes) + (1 if self.store.index is not None else 0)
+
+
+@dataclass
+class CheckResult:
+    """All stores of one ``check`` run."""
+
+    stores: list[StoreResult]
+
+    def counts(self) -> dict[str, int]:
+        """``{"files", "errors", "warnings", "infos"}``."""
+        out = {"files": 0, "errors": 0, "warnings": 0, "infos": 0}
+        for s in self.stores:
+            out["files"] += s.files
+            for d in s.diagnostics:
+                out[{"error": "errors", "warning": "warnings", "info": "infos"}[d.severity]] += 1
+        return out
+
+
+def locate(paths: list[str], cwd: str | None = None) -> list[Found]:
+    """Store locations for the given paths, or the discovered one.
+
+    Raises:
+        CheckError: a path that is not a store folder, or nothing found.
+    """
+    try:
+        if not paths:
+            return [find_store(cwd)]
+        return [resolve_path(p) for p in paths]
+    except NoStore as exc:
+        if not paths:
+            where = "\n".join(f"  - {how}: {path}" for how, path in exc.looked)
+            raise CheckError(f"no memory store found; looked in:\n{where}\npass the store folder as PATH") from None
+        raise CheckError(f"{exc.looked[0][1]}: not a folder (or a MEMORY.md file)") from None
+
+
+def choose(root: str, dialect: str | None = None, profile: str | None = None) -> tuple[str, str | None, Evidence | None]:
+    """Decide ``(dialect, profile, evidence)`` for the store at ``root``.
+
+    ``dialect``/``profile`` override detection. Raises :class:`CheckError`
+    when the dialect is unknown or the store is unrecognised or ambiguous.
+    """
+    try:
+        if dialect is not None:
+            mod = dialects.get(dialect)
+            if profile is not None:
+                dialects.check_profile(dialect, profile)
+                return dialect, profile, None
+            ev = mod.detect(root)
+            return dialect, (ev.profile if ev is not None and ev.profile else mod.DEFAULT_PROFILE), ev
+        found = dialects.detect(root)
+    except UnknownDialect as exc:
+        raise CheckError(str(exc)) from None
+    if not found:
+        raise CheckError(f"{root}: not a recognisable memory store (no MEMORY.md with pointers, no mm headers, "
+                         "no notes with frontmatter); pass --dialect to read it anyway")
+    best = found[0]
+    if len(found) > 1 and found[1].score == best.score:
+        names = " and ".join(f"{e.dialect} ({'; '.join(e.reasons)})" for e in found[:2])
+        raise CheckError(f"{root}: ambiguous store, equally like {names}; pass --dialect")
+    if profile is not None:
+        try:
+            dialects.check_profile(best.dialect, profile)
+        except UnknownDialect as exc:
+            raise CheckError(str(exc)) from None
+        return best.dialect, profile, best
+    return best.dialect, best.profile, best
+
+
+def read_store(found: Found, dialect: str | None = None, profile: str | None = None) -> StoreResult:
+    """Detect and read one store."""
+    name, prof, ev = choose(found.path, dialect, profile)
+    mod = dialects.get(name)
+    store = mod.read(found.path, prof)
+    return StoreResult(found, name, prof, ev, store)
+
+
+def check(paths: list[str], dialect: str | None = None, profile: str | None = None, options=None,
+          cwd: str | None = None) -> CheckResult:
+    """Read and lint every store named by ``paths`` (or the discovered one).
+
+    Returns a :class:`CheckResult` whose diagnostics keep store-relative
+    paths; use :func:`display_path` to show them.
+
+    Raises:
+        CheckError: see :func:`locate` and :func:`choose`.
+    """
+    from mmlint import rules
+
+    results = []
+    for found in locate(paths, cwd):
+        res = read_store(found, dialect, profile)
+        res.diagnostics = rules.run(res.store, dialects.get(res.dialect), options)
+        results.append(res)
+    return CheckResult(results)
+
+
+def display_path(root: str, span: Span, cwd: str | None = None) -> str:
+    """A diagnostic's path relative to ``cwd``, with ``/`` separators."""
+    cwd = cwd or os.getcwd()
+    full = os.path.join(root, span.path)
+    try:
+        rel = os.path.relpath(full, cwd)
+    except ValueError:  # another drive on Windows
+        rel = full
+    return rel.replace(os.sep, "/")

@@ -1,0 +1,210 @@
+"""The ``mmlint`` command line: parse arguments, call :mod:`mmlint.api`,
+print through a reporter, return the exit status.
+
+Exit status: 0 no errors (or a conversion written / planned), 1 findings at
+error level (or a conversion refused), 2 usage error or a store that could
+not be checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Sequence
+
+from mmlint import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # noqa: D401 - argparse API
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"mmlint: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _add_store_options(p: argparse.ArgumentParser, profile_help: str = "engramory profile (overrides detection)") -> None:
+    p.add_argument("--dialect", help="dialect of the store: mm, engramory, workspace (overrides detection)")
+    p.add_argument("--profile", help=profile_help)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (also used to document the CLI)."""
+    parser = _Parser(prog="mmlint", description="Read, lint and convert agent memory stores.")
+    parser.add_argument("--version", action="version", version=f"mmlint {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("detect", help="tell a store's dialect and profile, with the evidence")
+    p.add_argument("path", nargs="?", help="store folder (default: discovered from the current folder)")
+    _add_store_options(p)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+    p = sub.add_parser("check", help="lint one or more stores")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="store folders (default: discovered from the current folder)")
+    p.add_argument("--example", action="store_true", help="check the example store bundled with mmlint")
+    _add_store_options(p)
+    from mmlint.reporters import REPORTERS
+
+    p.add_argument("--format", choices=tuple(REPORTERS), default="text", help="output format (default: text)")
+    p.add_argument("--select", default="", help="comma-separated rule codes, names or code prefixes to run")
+    p.add_argument("--ignore", default="", help="comma-separated rule codes, names or code prefixes to skip")
+
+    p = sub.add_parser("convert", help="migrate a store to another dialect without loss")
+    p.add_argument("src", metavar="SRC", help="source store folder")
+    p.add_argument("dst", metavar="DST", help="destination folder (absent or empty unless --force)")
+    p.add_argument("--to", required=True, dest="to", help="target dialect: mm, engramory, workspace")
+    p.add_argument("--profile", help="target profile (engramory: recall-v1, upstream, claude-code)")
+    p.add_argument("--dialect", help="source dialect (overrides detection)")
+    p.add_argument("--source-profile", help="source profile (overrides detection)")
+    p.add_argument("--dry-run", action="store_true", help="print the plan; write nothing")
+    p.add_argument("--force", action="store_true", help="replace a non-empty DST")
+    p.add_argument("--default", action="append", default=[], metavar="FIELD=VALUE",
+                   help="value for a field the target requires and a note lacks (e.g. type=reference); repeatable")
+    p.add_argument("--allow-loss", default="", metavar="FIELD[,FIELD]", help="accept dropping these fields (the dropped values are listed)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    handler = {"detect": cmd_detect, "check": cmd_check, "convert": cmd_convert}[args.command]
+    from mmlint.api import CheckError
+
+    try:
+        return handler(args)
+    except CheckError as exc:
+        sys.stderr.write(f"mmlint: {exc}\n")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def _say_found(found, explicit: bool) -> None:
+    if not explicit:
+        sys.stderr.write(f"mmlint: using {found.path} ({found.how})\n")
+
+
+def cmd_detect(args: argparse.Namespace) -> int:
+    """``mmlint detect``: dialect, profile and evidence of one store."""
+    from mmlint import api
+
+    found = api.locate([args.path] if args.path else [])[0]
+    _say_found(found, bool(args.path))
+    name, profile, ev = api.choose(found.path, args.dialect, args.profile)
+    reasons = ev.reasons if ev is not None else ["forced by --dialect/--profile"]
+    if args.format == "json":
+        print(json.dumps({"path": found.path, "dialect": name, "profile": profile, "evidence": reasons}, ensure_ascii=False, indent=2))
+    else:
+        print(f"{found.path}: {name}" + (f" (profile {profile})" if profile else ""))
+        for r in reasons:
+            print(f"  - {r}")
+    return EXIT_OK
+
+
+def _codes(text: str) -> set[str]:
+    return {c.strip() for c in text.split(",") if c.strip()}
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """``mmlint check``: lint stores and report."""
+    from mmlint import api, reporters, rules
+
+    paths = list(args.paths)
+    if args.example:
+        from importlib import resources
+
+        paths.append(str(resources.files("mmlint.example") / "store"))
+    for code in _codes(args.select) | _codes(args.ignore):
+        if rules.lookup(code) is None and not any(r.startswith(code.upper()) for r in rules.load()):
+            raise api.CheckError(f"unknown rule {code!r} in --select/--ignore; 'mmlint rules' lists them")
+    options = rules.Options(select=_codes(args.select), ignore=_codes(args.ignore))
+    found = api.locate(paths)
+    if not paths:
+        _say_found(found[0], False)
+    result = api.check([f.path for f in found], args.dialect, args.profile, options)
+    for res, f in zip(result.stores, found):
+        res.found = f
+    reporters.get(args.format).report(result, sys.stdout, os.getcwd())
+    return EXIT_FINDINGS if result.counts()["errors"] else EXIT_OK
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """``mmlint convert``: migrate SRC into DST as another dialect."""
+    from mmlint import api, convert, dialects
+
+    try:
+        target = dialects.get(args.to)
+        dialects.check_profile(args.to, args.profile)
+    except dialects.UnknownDialect as exc:
+        raise api.CheckError(str(exc)) from None
+    defaults = {}
+    keymap = getattr(target, "KEYMAP", {})
+    for item in args.default:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise api.CheckError(f"--default takes FIELD=VALUE, got {item!r}")
+        defaults[keymap.get(key, key)] = value
+    found = api.locate([args.src])[0]
+    src = api.read_store(found, args.dialect, args.source_profile)
+    plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, _codes(args.allow_loss),
+                                   args.force, args.dry_run)
+    if args.format == "json":
+        print(json.dumps(plan_json(plan, args.dry_run), ensure_ascii=False, indent=2))
+    else:
+        print_plan(plan, args.dry_run)
+    return EXIT_OK if plan.ok else EXIT_FINDINGS
+
+
+def plan_json(plan, dry_run: bool) -> dict:
+    """The ``mmlint.convert/1`` JSON document for a plan."""
+    return {
+        "format": "mmlint.convert/1",
+        "source": {"path": plan.source, "dialect": plan.source_dialect, "profile": plan.source_profile},
+        "dest": {"path": plan.dest, "dialect": plan.dialect, "profile": plan.profile},
+        "ok": plan.ok,
+        "dryRun": dry_run,
+        "written": plan.written,
+        "files": [{"path": p, "bytes": n} for p, n in plan.files.items()],
+        "fills": [{"path": p, "field": f, "value": v} for p, f, v in plan.fills],
+        "losses": [{"path": p, "field": f, "value": v} for p, f, v in plan.losses],
+        "refusals": [{"code": r.code, "path": r.path, "field": r.field, "message": r.message, "usage": r.usage}
+                     for r in plan.refusals],
+    }
+
+
+def print_plan(plan, dry_run: bool) -> None:
+    """Plain-text plan: files, fills, losses, refusals with their metrics."""
+    from mmlint.textutil import safe_path_text
+
+    out = sys.stdout
+    prof = f" ({plan.profile})" if plan.profile else ""
+    src_prof = f" ({plan.source_profile})" if plan.source_profile else ""
+    out.write(f"convert {safe_path_text(plan.source)} [{plan.source_dialect}{src_prof}] -> {safe_path_text(plan.dest)} [{plan.dialect}{prof}]\n")
+    if plan.files:
+        total = sum(plan.files.values())
+        out.write(f"files: {len(plan.files)} ({total} bytes)\n")
+        for p, n in plan.files.items():
+            out.write(f"  {n:>9}  {safe_path_text(p)}\n")
+    for p, f, v in plan.fills:
+        out.write(f"fill: {safe_path_text(p)}: {f} := {v!r}\n")
+    for p, f, v in plan.losses:
+        out.write(f"loss (allowed): {safe_path_text(p)}: {f} was {v!r}\n")
+    for r in plan.refusals:
+        field = f" [{r.field}]" if r.field else ""
+        out.write(f"refused: {r.code} {safe_path_text(r.path)}{field}: {r.message}\n")
+        if r.usage:
+            out.write(f"  usage: {json.dumps(r.usage, ensure_ascii=False)}\n")
+    if plan.refusals:
+        out.write("nothing written.\n")
+    elif dry_run:
+        out.write("dry run: nothing written; the conversion would succeed and verify.\n")
+    elif plan.written:
+        out.write("written and verified: the destination re-reads to the same model.\n")

@@ -1,0 +1,276 @@
+"""Migrating a store between dialects without loss.
+
+``Store -> writer(target) -> budget check -> temp folder -> re-read and
+compare -> rename into place -> re-read DST and compare``.
+
+A conversion either writes everything or nothing (DESIGN "The loss policy"):
+
+* a value the target cannot hold (:class:`~mmlint.dialects.Unrepresentable`)
+  is a refusal naming the note and the field;
+* a budget overflow in the target is a refusal carrying the mm spec's usage
+  metrics, reported in the spec's priority order (write budget, detail file
+  cap, index caps);
+* after writing to a temporary sibling folder the target is read back with the
+  target's own reader and compared with the source model; any field that
+  changed or vanished is a loss. ``--allow-loss FIELD`` accepts the loss of
+  that field (listing every dropped value); fields the target fills in (e.g.
+  an engramory ``name`` taken from the slug) are listed, not refused.
+
+Converting a store to its own dialect reproduces it byte for byte.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any
+
+from mmlint import dialects
+from mmlint.dialects import Unrepresentable
+from mmlint.model import NOTE_FIELDS, Store, semantic
+from mmlint.textutil import count_lines
+
+#: Reader problems that make a store unconvertible: data that was not read.
+BLOCKING = {"S101": "a symlink out of the root was not read", "S102": "a file could not be read",
+            "S105": "a folder could not be listed"}
+
+#: Failure priority (mm spec §6): write budget, detail file cap, index caps.
+PRIORITY = {"E_WRITE_BUDGET_EXCEEDED": 1, "E_FILE_BUDGET_EXCEEDED": 2, "E_INDEX_BUDGET_EXCEEDED": 3,
+            "E_NOTE_TOO_LARGE": 2, "E_TOO_MANY_NOTES": 3}
+
+
+@dataclass
+class Refusal:
+    """Why a conversion cannot go ahead.
+
+    Attributes:
+        code: ``E_UNREPRESENTABLE``, ``E_LOSS``, ``E_REQUIRED``,
+            ``E_UNREADABLE``, ``E_DEST_NOT_EMPTY`` or a budget code
+            (``E_WRITE_BUDGET_EXCEEDED`` ...).
+        path: the note (store-relative) or file concerned.
+        field: the model field, when one is concerned.
+        message: a sentence for the user.
+        usage: budget metrics (mm spec names: ``bodyChars``, ``writeBudget``,
+            ``overflow``, ``noteBytes``, ``noteMaxBytes``, ``lines``,
+            ``lineCap``, ``bytes``, ``byteCap``, ``overflowLines``,
+            ``overflowBytes``).
+    """
+
+    code: str
+    path: str
+    message: str
+    field: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+@dataclass
+class Plan:
+    """What a conversion writes and why it may not.
+
+    ``files`` maps POSIX paths to sizes in bytes; ``fills`` lists
+    ``(path, field, value)`` the target filled in; ``losses`` lists
+    ``(path, field, source value)`` dropped under ``--allow-loss``.
+    """
+
+    source: str
+    source_dialect: str
+    source_profile: str | None
+    dest: str
+    dialect: str
+    profile: str | None
+    files: dict[str, int] = field(default_factory=dict)
+    fills: list[tuple[str, str, Any]] = field(default_factory=list)
+    losses: list[tuple[str, str, Any]] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
+    carriers: list[tuple[str, str]] = field(default_factory=list)
+    written: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return not self.refusals
+
+
+def _apply_defaults(store: Store, target: Any, defaults: dict[str, str], plan: Plan) -> None:
+    for note in store.notes:
+        for fname, value in defaults.items():
+            if getattr(note, fname) is None:
+                setattr(note, fname, value)
+                plan.fills.append((note.path, fname, value))
+        for fname, how in getattr(target, "FILLS", {}).items():
+            if getattr(note, fname) is None:
+                value = how(note)
+                setattr(note, fname, value)
+                plan.fills.append((note.path, fname, value))
+        for fname, key in getattr(target, "REQUIRED", {}).items():
+            if getattr(note, fname) is None:
+                plan.refusals.append(Refusal("E_REQUIRED", note.path, f"{target.NAME} requires {key!r}, which this note lacks; "
+                                             f"supply it with --default {key}=VALUE", fname))
+
+
+def _compare(expected: dict[str, Any], got: dict[str, Any], allow: set[str], plan: Plan, paths: dict[str, str]) -> None:
+    for slug, src in expected["notes"].items():
+        path = paths.get(slug, slug)
+        dst = got["notes"].get(slug)
+        if dst is None:
+            plan.refusals.append(Refusal("E_LOSS", path, f"note {slug!r} is missing after conversion", "slug"))
+            continue
+        for key in list(NOTE_FIELDS) + ["extra", "body", "category"]:
+            a, b = src.get(key), dst.get(key)
+            if a == b or (key in ("extra",) and not a and not b) or (key == "category" and not a and not b):
+                continue
+            if a is None:
+                continue  # a fill, listed by _apply_defaults
+            if key in allow or (key == "extra" and "extra" in allow):
+                plan.losses.append((path, key, a))
+                continue
+            plan.refusals.append(Refusal("E_LOSS", path, f"{key!r} would change from {_short(a)} to {_short(b)}", key))
+    if expected["index_lines"] != got["index_lines"] and "index_lines" not in allow:
+        lost = [t for t in expected["index_lines"] if t not in got["index_lines"]]
+        if lost:
+            plan.refusals.append(Refusal("E_LOSS", "MEMORY.md", f"{len(lost)} index line(s) that are not note entries would be lost, "
+                                         f"first: {_short(lost[0])}", "index_lines"))
+    elif expected["index_lines"] != got["index_lines"]:
+        plan.losses.append(("MEMORY.md", "index_lines", expected["index_lines"]))
+    for path, data in expected["aux"].items():
+        if got["aux"].get(path) != data:
+            plan.refusals.append(Refusal("E_LOSS", path, "auxiliary file would not be copied verbatim", "aux"))
+
+
+def _short(v: Any) -> str:
+    from mmlint.textutil import echo
+
+    return echo(v if isinstance(v, str) else repr(v), 60)
+
+
+def _write_tree(root: str, files: dict[str, bytes]) -> None:
+    for rel, data in files.items():
+        full = os.path.join(root, *rel.split("/"))
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "xb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def _dest_state(dest: str) -> str:
+    if not os.path.lexists(dest):
+        return "absent"
+    if os.path.isdir(dest) and not os.path.islink(dest):
+        return "empty" if not os.listdir(dest) else "full"
+    return "file"
+
+
+def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None = None,
+                    defaults: dict[str, str] | None = None, allow_loss: set[str] | None = None,
+                    force: bool = False, dry_run: bool = False) -> Plan:
+    """Convert ``source`` into ``dialect`` at ``dest``; write only when
+    nothing is lost (and ``dry_run`` is false).
+
+    Returns the :class:`Plan`; ``plan.written`` tells whether ``dest`` now
+    holds the converted store. Never raises for refusals; raises
+    ``dialects.UnknownDialect`` for a bad dialect or profile.
+    """
+    target = dialects.get(dialect)
+    profile = dialects.check_profile(dialect, profile) or target.DEFAULT_PROFILE
+    dest = os.path.abspath(dest)
+    plan = Plan(source.root, source.dialect, source.profile, dest, dialect, profile)
+    allow = set(allow_loss or ())
+    state = _dest_state(dest)
+    if state == "file" or (state == "full" and not force):
+        plan.refusals.append(Refusal("E_DEST_NOT_EMPTY", dest, "destination exists and is not an empty folder; pass --force to replace it"))
+        return plan
+    if os.path.realpath(dest) == os.path.realpath(source.root) or os.path.realpath(dest).startswith(os.path.realpath(source.root) + os.sep):
+        plan.refusals.append(Refusal("E_DEST_NOT_EMPTY", dest, "destination is the source store or lies inside it"))
+        return plan
+    for p in source.problems:
+        if p.code in BLOCKING:
+            plan.refusals.append(Refusal("E_UNREADABLE", p.span.path, f"{BLOCKING[p.code]}: {p.message}"))
+    if plan.refusals:
+        return plan
+    model = copy.deepcopy(source)
+    same = source.dialect == dialect
+    if not same:
+        _apply_defaults(model, target, defaults or {}, plan)
+    try:
+        files = target.render(model, profile)
+    except Unrepresentable as exc:
+        plan.refusals.append(Refusal("E_UNREPRESENTABLE", exc.path, f"{exc.field}: {exc.reason}", exc.field))
+        return plan
+    plan.files = {p: len(b) for p, b in sorted(files.items())}
+    if not same and hasattr(target, "budget_overflows"):
+        for ov in target.budget_overflows(model, files, profile):
+            plan.refusals.append(ov)
+    plan.refusals.sort(key=lambda r: (PRIORITY.get(r.code, 0), r.path))
+    paths = {n.slug: n.path for n in source.notes}
+    expected = semantic(model)
+    parent = os.path.dirname(dest) or "."
+    if plan.refusals:
+        return plan
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.mmlint-", dir=parent)
+    try:
+        _write_tree(tmp, files)
+        back = target.read(tmp, profile)
+        _compare(expected, semantic(back), allow, plan, paths)
+        if plan.refusals or dry_run:
+            return plan
+        _install(tmp, dest, state)
+        tmp = ""
+        plan.written = True
+        again = target.read(dest, profile)
+        check = Plan(plan.source, plan.source_dialect, plan.source_profile, dest, dialect, profile)
+        _compare(expected, semantic(again), allow, check, paths)
+        if check.refusals:
+            plan.refusals.extend(Refusal("E_VERIFY", r.path, "after writing: " + r.message, r.field) for r in check.refusals)
+        return plan
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _install(tmp: str, dest: str, state: str) -> None:
+    """Move the finished tree into place with renames only."""
+    if state == "absent":
+        os.rename(tmp, dest)
+        return
+    if state == "empty":
+        os.rmdir(dest)
+        os.rename(tmp, dest)
+        return
+    old = tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.mmlint-old-", dir=os.path.dirname(dest))
+    os.rmdir(old)
+    os.rename(dest, old)
+    try:
+        os.rename(tmp, dest)
+    except OSError:
+        os.rename(old, dest)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def index_usage(data: bytes, lines_cap: int, bytes_cap: int, entries: int) -> dict[str, Any]:
+    """mm ``IndexUsage`` for a serialized index (mm-reference §4)."""
+    text = data.decode("utf-8", "surrogateescape")
+    lines = count_lines(text)
+    size = len(data)
+    return {"entries": entries, "lines": lines, "bytes": size, "lineCap": lines_cap, "byteCap": bytes_cap,
+            "overBudget": lines > lines_cap or size > bytes_cap, "overflowLines": max(0, lines - lines_cap),
+            "overflowBytes": max(0, size - bytes_cap)}
+
+
+def index_overflow(data: bytes, lines_cap: int, bytes_cap: int, entries: int) -> Refusal | None:
+    """An ``E_INDEX_BUDGET_EXCEEDED`` refusal when the index is over a cap."""
+    usage = index_usage(data, lines_cap, bytes_cap, entries)
+    if not usage["overBudget"]:
+        return None
+    parts = []
+    if usage["overflowLines"]:
+        parts.append(f"{usage['lines']} lines > {lines_cap} (over by {usage['overflowLines']})")
+    if usage["overflowBytes"]:
+        parts.append(f"{usage['bytes']} bytes > {bytes_cap} (over by {usage['overflowBytes']})")
+    return Refusal("E_INDEX_BUDGET_EXCEEDED", "MEMORY.md",
+                   "the index would exceed its hard limit: " + " and ".join(parts) +
+                   "; consolidate or remove notes before converting (never truncate)", usage={"index": usage})

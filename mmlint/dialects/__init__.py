@@ -1,0 +1,127 @@
+"""The dialect registry: one name -> one module, imported on first use.
+
+A dialect module exposes::
+
+    NAME: str                      # "mm", "engramory", "workspace"
+    PROFILES: tuple[str, ...]      # () when the dialect has no profiles
+    DEFAULT_PROFILE: str | None
+    INDEX_CAPS: dict               # {"lines": int, "bytes": int, ...}
+    def detect(root: str) -> Evidence | None
+    def read(root: str, profile: str | None) -> Store
+    def render(store: Store, profile: str | None) -> dict[str, bytes]
+
+``render`` performs no I/O: it returns the files to write (POSIX path ->
+bytes) and raises :class:`Unrepresentable` for a value the dialect cannot
+hold. Built-in dialects and third-party ones are found the same way: the
+entry-point group ``mmlint.dialects`` (name -> module path); the built-in
+table below is the fallback when the package metadata is not installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import ModuleType
+
+BUILTIN: dict[str, str] = {
+    "mm": "mmlint.dialects.mm",
+    "engramory": "mmlint.dialects.engramory",
+    "workspace": "mmlint.dialects.workspace",
+}
+
+ENTRY_POINT_GROUP = "mmlint.dialects"
+
+
+class UnknownDialect(ValueError):
+    """A dialect or profile name that no registered dialect provides."""
+
+
+class Unrepresentable(Exception):
+    """A value the target dialect cannot write without loss.
+
+    Attributes:
+        path: the note (or index) the value belongs to.
+        field: the model field name.
+        reason: why it cannot be written.
+    """
+
+    def __init__(self, path: str, field: str, reason: str):
+        super().__init__(f"{path}: {field}: {reason}")
+        self.path = path
+        self.field = field
+        self.reason = reason
+
+
+@dataclass
+class Evidence:
+    """Why a folder looks like a dialect.
+
+    ``score`` orders candidates (higher wins; >= 10 is conclusive);
+    ``reasons`` are human sentences naming the files that showed it.
+    """
+
+    dialect: str
+    profile: str | None
+    score: int
+    reasons: list[str] = field(default_factory=list)
+
+
+_loaded: dict[str, ModuleType] = {}
+
+
+def _entry_points() -> dict[str, str]:
+    try:
+        from importlib.metadata import entry_points
+
+        eps = entry_points(group=ENTRY_POINT_GROUP)
+    except Exception:  # broken metadata must not stop the built-ins
+        return {}
+    return {ep.name: ep.value for ep in eps}
+
+
+def names() -> list[str]:
+    """All dialect names: built-ins first, then third-party ones, sorted."""
+    extra = sorted(n for n in _entry_points() if n not in BUILTIN)
+    return list(BUILTIN) + extra
+
+
+def get(name: str) -> ModuleType:
+    """The module of dialect ``name``.
+
+    Raises:
+        UnknownDialect: no such dialect; the message lists the known names.
+    """
+    if name in _loaded:
+        return _loaded[name]
+    target = BUILTIN.get(name) or _entry_points().get(name)
+    if target is None:
+        raise UnknownDialect(f"unknown dialect {name!r}; known dialects: {', '.join(names())}")
+    module = importlib.import_module(target.split(":")[0])
+    _loaded[name] = module
+    return module
+
+
+def check_profile(dialect: str, profile: str | None) -> str | None:
+    """Validate ``profile`` for ``dialect``; return the profile to use.
+
+    Raises:
+        UnknownDialect: the dialect has no such profile.
+    """
+    mod = get(dialect)
+    if profile is None:
+        return None
+    if profile not in mod.PROFILES:
+        known = ", ".join(mod.PROFILES) or "none"
+        raise UnknownDialect(f"dialect {dialect!r} has no profile {profile!r}; its profiles: {known}")
+    return profile
+
+
+def detect(root: str) -> list[Evidence]:
+    """Every dialect's evidence for ``root``, best first (may be empty)."""
+    found = []
+    for name in names():
+        ev = get(name).detect(root)
+        if ev is not None and ev.score > 0:
+            found.append(ev)
+    found.sort(key=lambda e: -e.score)
+    return found

@@ -1,0 +1,313 @@
+"""Notes with ``---`` frontmatter, shared by the engramory and workspace dialects.
+
+:func:`read_note` fills a :class:`~mmlint.model.Note` from a file and keeps a
+:class:`NoteLayout`; :func:`render_note` writes a note back: lines whose value
+did not change are emitted exactly as read, changed values are re-rendered in
+the note's own line-ending style, new values are appended before the closing
+fence. A note with no layout (one converted from another dialect) is written
+canonically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from mmlint import carriers
+from mmlint import frontmatter as fmmod
+from mmlint.dialects import Unrepresentable
+from mmlint.model import NOTE_FIELDS, Note, Problem, Span
+from mmlint.textutil import apply_newline, decode, encode, to_lf
+
+#: Keys whose value is a list in the model.
+LIST_FIELDS = ("tags", "aliases")
+#: The parent key Claude Code nests fields under.
+NEST = "metadata"
+
+
+@dataclass
+class NoteLayout:
+    """How a frontmatter note was written on disk (for byte-exact rewriting).
+
+    ``read`` maps each model field and ``extra:`` key to the value the reader
+    found, so the writer can tell what changed.
+    """
+
+    dialect: str
+    bom: bool
+    newline: str
+    fm: fmmod.Frontmatter | None
+    head: str
+    body_raw: str
+    body_lf: str
+    lead_blank: bool
+    read: dict[str, Any]
+    field_items: dict[str, fmmod.Item]
+
+
+def split_list(value: Any) -> list[str] | None:
+    """Tags/aliases as a list: YAML lists stay, ``"a, b"`` splits on commas."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    text = str(value).strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    return [p.strip() for p in text.replace("，", ",").split(",") if p.strip()]
+
+
+def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug: str,
+              category: tuple[str, ...] = ()) -> tuple[Note, list[Problem]]:
+    """Read one note.
+
+    Args:
+        path: store-relative POSIX path.
+        data: raw bytes.
+        keymap: frontmatter key -> model field (e.g. ``description`` -> ``summary``).
+        dialect: the dialect name recorded in the layout.
+        slug: the note's slug.
+        category: workspace category folders.
+
+    Returns:
+        ``(note, problems)``; problems carry frontmatter grammar findings.
+    """
+    dec = decode(data)
+    text = dec.text
+    problems: list[Problem] = []
+    fm = fmmod.parse(text)
+    note = Note(path=path, slug=slug, category=category)
+    read: dict[str, Any] = {}
+    field_items: dict[str, fmmod.Item] = {}
+    if fm is None:
+        head, body_raw = "", text
+    else:
+        for p in fm.problems:
+            problems.append(Problem(p.code, p.message, Span(path, p.line, p.column)))
+        head = text[: fm.body_offset] if fm.close_raw is not None else text
+        body_raw = text[fm.body_offset:] if fm.close_raw is not None else ""
+        extra: dict[str, Any] = {}
+        nested: dict[str, Any] = {}
+        carried: dict[str, Any] = {}
+        for it in fm.items:
+            if it.kind not in ("scalar", "yaml"):
+                continue
+            fieldname = keymap.get(it.key)
+            if fieldname is None and it.key.startswith(carriers.PREFIX) and it.parent in (None, NEST):
+                back = carriers.restore(it.key, it.value)
+                if back is not None and back[0] == "field":
+                    fieldname = back[1]
+                    carried[fieldname] = back[2]
+                elif back is not None:
+                    key = "extra:" + back[1]
+                    if key in field_items:
+                        problems.append(Problem("F107", f"duplicate frontmatter key {it.key!r} (keep exactly one)", Span(path, it.line, it.key_col)))
+                    extra[back[1]] = back[2]
+                    field_items[key] = it
+                    continue
+            if it.parent is None:
+                if fieldname:
+                    if fieldname in field_items and field_items[fieldname].parent is None:
+                        problems.append(Problem("F107", f"duplicate frontmatter key {it.key!r} (keep exactly one)", Span(path, it.line, it.key_col)))
+                    elif fieldname in field_items:
+                        problems.append(Problem("F108", f"{it.key!r} is set both at top level and under '{NEST}:'; the top-level value is used", Span(path, it.line, it.key_col)))
+                    field_items[fieldname] = it
+                else:
+                    key = "extra:" + it.key
+                    if key in field_items:
+                        problems.append(Problem("F107", f"duplicate frontmatter key {it.key!r} (keep exactly one)", Span(path, it.line, it.key_col)))
+                    extra[it.key] = it.value
+                    field_items[key] = it
+            elif it.parent == NEST and fieldname and (it.key in keymap or fieldname in carried):
+                if fieldname in field_items:
+                    other = field_items[fieldname]
+                    problems.append(Problem("F108" if other.parent is None else "F107",
+                                            f"{it.key!r} is set both at top level and under '{NEST}:'; the top-level value is used" if other.parent is None else f"duplicate frontmatter key {it.key!r} under '{NEST}:'",
+                                            Span(path, it.line, it.key_col)))
+                    if other.parent is None:
+                        continue
+                field_items[fieldname] = it
+            else:
+                key = f"extra:{it.parent}.{it.key}"
+                if key in field_items:
+                    problems.append(Problem("F107", f"duplicate frontmatter key {it.key!r} under '{it.parent}:'", Span(path, it.line, it.key_col)))
+                nested.setdefault(it.parent, {})[it.key] = it.value
+                field_items[key] = it
+        for parent_key, children in nested.items():
+            extra[parent_key] = children
+        for fieldname, it in field_items.items():
+            if fieldname.startswith("extra:"):
+                continue
+            if fieldname == "category":
+                note.category = tuple(p for p in str(carried.get(fieldname, it.value)).split("/") if p)
+                note.spans["category"] = Span(path, it.line, it.value_col)
+                continue
+            if fieldname in carried:
+                value = carried[fieldname]
+            else:
+                value = split_list(it.value) if fieldname in LIST_FIELDS else _as_text(it.value)
+            setattr(note, fieldname, value)
+            note.spans[fieldname] = Span(path, it.line, it.value_col)
+        for key, value in extra.items():
+            note.extra[key] = value
+            it = field_items.get("extra:" + key)
+            if it is not None:
+                note.spans["extra:" + key] = Span(path, it.line, it.key_col)
+    body_lf = to_lf(body_raw)
+    lead = fm is not None and body_lf.startswith("\n")
+    note.body = body_lf[1:] if lead else body_lf
+    for f in list(keymap.values()) + [f for f in NOTE_FIELDS if f not in keymap.values()]:
+        read[f] = getattr(note, f)
+    read["category"] = note.category
+    read["extra"] = _copy(note.extra)
+    note.layout = NoteLayout(dialect, dec.bom, dec.newline or "\n", fm, head, body_raw, body_lf, lead, read, field_items)
+    return note, problems
+
+
+def _as_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return str(value)
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _fields_to_write(note: Note, keymap: dict[str, str], outside: tuple[str, ...]) -> list[str]:
+    """Present fields this note's frontmatter must hold: native ones in key
+    order, then carried ones (every model field the dialect keeps nowhere else)."""
+    native = [f for f in keymap.values() if getattr(note, f) is not None]
+    carried = [f for f in NOTE_FIELDS if f not in keymap.values() and f not in outside and getattr(note, f) is not None]
+    if note.category and "category" not in outside:
+        carried.append("category")
+    return native + carried
+
+
+def _render_field(note: Note, fieldname: str, rev: dict[str, str], nl: str) -> list[str]:
+    value = "/".join(note.category) if fieldname == "category" else getattr(note, fieldname)
+    if fieldname in rev:
+        return _must_render(note, rev[fieldname], value, fieldname, nl)
+    return _must_render(note, carriers.FIELD_KEYS[fieldname], carriers.encode_value(value), fieldname, nl)
+
+
+def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[str, ...],
+                outside: tuple[str, ...] = ()) -> bytes:
+    """Serialize ``note`` with frontmatter.
+
+    Args:
+        keymap: frontmatter key -> model field.
+        dialect: only a layout of this dialect is reused.
+        order: frontmatter keys in the order a new note gets them.
+        outside: model fields the dialect keeps in its index, not in notes.
+
+    Raises:
+        Unrepresentable: a value that the key:value grammar cannot hold.
+    """
+    rev = {v: k for k, v in keymap.items()}
+    lay = note.layout if isinstance(note.layout, NoteLayout) and note.layout.dialect == dialect else None
+    if lay is not None and lay.fm is None and not note.extra and not _fields_to_write(note, keymap, outside):
+        body = lay.body_raw if note.body == lay.body_lf else apply_newline(note.body, lay.newline)
+        return encode(body, lay.bom)
+    if lay is None or lay.fm is None:
+        return encode(_render_fresh(note, keymap, order, outside))
+    fm = lay.fm
+    nl = "\r\n" if lay.newline == "\r\n" else "\n"
+    out: list[str] = [fm.open_raw]
+    done: set[str] = set()
+    for it in fm.items:
+        key = _item_field(it, keymap, lay)
+        if key is None:
+            out.extend(it.raw)
+            continue
+        done.add(key)
+        old = lay.read.get(key) if not key.startswith("extra:") else _extra_get(lay.read["extra"], key)
+        new = getattr(note, key) if not key.startswith("extra:") else _extra_get(note.extra, key)
+        if new == old:
+            out.extend(it.raw)
+            continue
+        if new is None or new == ():
+            continue
+        if key == "category":
+            new = "/".join(new)
+        if it.key.startswith(carriers.PREFIX):
+            new = carriers.encode_value(new) if not it.key.startswith(carriers.EXTRA_PREFIX) else carriers.extra_key("", new, {""})[1]
+        lines = fmmod.render_item(it.key, new, it.indent, nl)
+        if lines is None:
+            raise Unrepresentable(note.path, key, "value cannot be written as frontmatter key: value")
+        out.extend(lines)
+    for fieldname in _fields_to_write(note, keymap, outside):
+        if fieldname not in done:
+            out.extend(_render_field(note, fieldname, rev, nl))
+    for key, value in note.extra.items():
+        if "extra:" + key not in done and not (isinstance(value, dict) and any(f"extra:{key}.{k}" in done for k in value)):
+            out.extend(_render_extra(note, key, value, set(keymap), nl))
+    if fm.close_raw is None:
+        return encode("\n".join(out), lay.bom)
+    out.append(fm.close_raw)
+    head = "\n".join(out)
+    sep = "\n" if lay.head.endswith("\n") else ""
+    if note.body == to_lf(lay.body_raw)[1 if lay.lead_blank else 0:]:
+        body = lay.body_raw
+    else:
+        body = apply_newline(("\n" if lay.lead_blank else "") + note.body, lay.newline)
+    return encode(head + sep + body, lay.bom)
+
+
+def _item_field(it: fmmod.Item, keymap: dict[str, str], lay: NoteLayout) -> str | None:
+    for fieldname, owner in lay.field_items.items():
+        if owner is it:
+            return fieldname
+    return None
+
+
+def _extra_get(extra: dict[str, Any], key: str) -> Any:
+    name = key[len("extra:"):]
+    if name in extra:
+        return extra[name]
+    parent, _, child = name.partition(".")
+    sub = extra.get(parent)
+    if isinstance(sub, dict):
+        return sub.get(child)
+    return None
+
+
+def _must_render(note: Note, key: str, value: Any, fieldname: str, nl: str) -> list[str]:
+    lines = fmmod.render_item(key, value, "", nl)
+    if lines is None:
+        raise Unrepresentable(note.path, fieldname, f"{key!r} value cannot be written as frontmatter key: value")
+    return lines
+
+
+def _render_extra(note: Note, key: str, value: Any, native: set[str], nl: str) -> list[str]:
+    if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()) and key not in native \
+            and not key.startswith(carriers.PREFIX):
+        cr = "\r" if nl == "\r\n" else ""
+        lines = [f"{key}:{cr}"]
+        for k, v in value.items():
+            sub = fmmod.render_item(k, v, "  ", nl)
+            if sub is None:
+                raise Unrepresentable(note.path, f"extra:{key}.{k}", "value cannot be written as frontmatter key: value")
+            lines.extend(sub)
+        return lines
+    wkey, wvalue = carriers.extra_key(key, value, native)
+    return _must_render(note, wkey, wvalue, "extra:" + key, nl)
+
+
+def _render_fresh(note: Note, keymap: dict[str, str], order: tuple[str, ...], outside: tuple[str, ...]) -> str:
+    rev = {v: k for k, v in keymap.items()}
+    lines = ["---"]
+    rank = {k: i for i, k in enumerate(order)}
+    fields = sorted(_fields_to_write(note, keymap, outside), key=lambda f: rank.get(rev.get(f, ""), len(rank)))
+    for fieldname in fields:
+        lines.extend(_render_field(note, fieldname, rev, "\n"))
+    for key, value in note.extra.items():
+        lines.extend(_render_extra(note, key, value, set(keymap), "\n"))
+    lines.append("---")
+    return "\n".join(lines) + "\n\n" + note.body

@@ -1,0 +1,442 @@
+"""The ``engramory`` dialect: a flat folder of notes with frontmatter and a
+``MEMORY.md`` of one-line pointers.
+
+Profiles (``../shared/DESIGN.md``):
+
+* ``recall-v1``: the seed spec ``specs/engramory-recall-v1.zh.md``:
+  ``<type>-<slug>.md`` names, optional dates, ``aliases``, ``confidence``,
+  ``<slug>-history.md`` archives, ``.engramory-*.jsonl`` ledgers.
+* ``upstream``: tinqiao-oss/engramory: ``<slug>.md``, ``created``/``updated``
+  required, ``archive/`` and ``templates/`` outside the note graph.
+* ``claude-code``: Claude Code's auto-memory: fields often under
+  ``metadata:``, ``a_b.md`` files named ``a-b``, type-prefixed names.
+
+Index pointers are read with markdown-it (:mod:`mmlint.markdown`).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote
+
+from mmlint.dialects import Evidence, Unrepresentable
+from mmlint.dialects import _fmnote
+from mmlint.model import Entry, Index, Note, Problem, Span, Store
+from mmlint.textutil import count_lines, decode, encode
+from mmlint.walk import walk_store
+
+NAME = "engramory"
+PROFILES = ("recall-v1", "upstream", "claude-code")
+DEFAULT_PROFILE = "claude-code"
+TYPES = ("user", "feedback", "project", "reference")
+
+#: Index caps per profile: hard lines/bytes, soft lines/bytes (``None``: no
+#: soft tier), and Claude Code's load window for ``claude-code``.
+INDEX_CAPS: dict[str, dict[str, int | None]] = {
+    "recall-v1": {"lines": 200, "bytes": 25600, "soft_lines": None, "soft_bytes": None},
+    "upstream": {"lines": 200, "bytes": 25600, "soft_lines": 150, "soft_bytes": 20480},
+    "claude-code": {"lines": 200, "bytes": 25000, "soft_lines": None, "soft_bytes": None},
+}
+#: recall-v1 limits (spec §6): note bytes, note count.
+NOTE_MAX_BYTES = 4 * 1024 * 1024
+MAX_NOTES = 2000
+
+KEYMAP = {
+    "name": "name",
+    "description": "summary",
+    "type": "type",
+    "scope": "scope",
+    "created": "created",
+    "updated": "updated",
+    "aliases": "aliases",
+    "confidence": "confidence",
+    "tags": "tags",
+}
+#: Model fields a converted note must have (model field -> frontmatter key).
+REQUIRED = {"summary": "description", "type": "type"}
+#: Fields filled in when a converted note lacks them (documented in docs/convert.md).
+FILLS = {"name": lambda note: note.slug}
+
+#: Model fields this dialect keeps in the index, not in note frontmatter.
+INDEX_FIELDS = ("title", "index_hook", "index_section")
+ORDER = ("name", "description", "type", "scope", "created", "updated", "tags", "aliases", "confidence")
+
+#: Top-level folders outside the note graph (upstream §1.6), compared case-folded.
+SKIP_TOP = frozenset({"archive", "templates"})
+REMOTE_RE = re.compile(r"^(?:https?://|ftps?://|ssh://|git\+[a-z]+://|mailto:)", re.IGNORECASE)
+_LEDGER_RE = re.compile(r"^\.engramory-[a-z0-9-]+\.jsonl$")
+
+
+def is_note_name(name: str) -> bool:
+    """A note file: ``*.md`` (any case), not the index itself."""
+    return name.lower().endswith(".md") and name != "MEMORY.md"
+
+
+def slug_of(path: str) -> str:
+    """The file stem of a note path: ``sub/feedback_a_b.md`` -> ``feedback_a_b``."""
+    base = path.rsplit("/", 1)[-1]
+    return base[:-3] if base.lower().endswith(".md") else base
+
+
+# ---------------------------------------------------------------- detection
+
+
+def detect(root: str) -> Evidence | None:
+    """Evidence that ``root`` is an engramory store, with a profile guess."""
+    index = os.path.join(root, "MEMORY.md")
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return None
+    notes = [n for n in names if is_note_name(n) and os.path.isfile(os.path.join(root, n))]
+    reasons: list[str] = []
+    score = 0
+    head = ""
+    if os.path.isfile(index):
+        with open(index, "rb") as fh:
+            head = fh.read(65536).decode("utf-8", "replace")
+        if re.search(r"\]\([^)\s]+\.md", head, re.IGNORECASE):
+            score += 5
+            reasons.append("MEMORY.md holds markdown pointers to .md notes")
+        else:
+            score += 1
+            reasons.append("MEMORY.md exists")
+        if head.lstrip("\ufeff").startswith("# Memory Index"):
+            score += 3
+            reasons.append("MEMORY.md starts with '# Memory Index'")
+    fm_notes = 0
+    nested = 0
+    snake = 0
+    typed_prefix = 0
+    dated = 0
+    for n in notes[:200]:
+        try:
+            with open(os.path.join(root, n), "rb") as fh:
+                text = fh.read(4096).decode("utf-8", "replace")
+        except OSError:
+            continue
+        if text.lstrip("\ufeff").startswith("---"):
+            block = text.split("\n---", 1)[0]
+            if re.search(r"^\s*(name|description|type):", block, re.M):
+                fm_notes += 1
+            if re.search(r"^metadata:", block, re.M) or "originSessionId:" in block:
+                nested += 1
+            if re.search(r"^\s*created:", block, re.M) and re.search(r"^\s*updated:", block, re.M):
+                dated += 1
+        if "_" in n:
+            snake += 1
+        if re.match(r"^(user|feedback|project|reference)-", n):
+            typed_prefix += 1
+    if fm_notes:
+        score += min(5, fm_notes)
+        reasons.append(f"{fm_notes} note(s) carry name/description/type frontmatter")
+    if score == 0:
+        return None
+    ledgers = [n for n in names if _LEDGER_RE.match(n)]
+    history = [n for n in names if n.endswith("-history.md")]
+    if ledgers or history or (typed_prefix and typed_prefix == len(notes)):
+        profile = "recall-v1"
+        if ledgers:
+            reasons.append(f"recall-v1: ledger {ledgers[0]}")
+        if history:
+            reasons.append(f"recall-v1: archive {history[0]}")
+        if typed_prefix and typed_prefix == len(notes):
+            reasons.append("recall-v1: every note is named <type>-<slug>.md")
+    elif nested or (snake and not dated):
+        profile = "claude-code"
+        if nested:
+            reasons.append(f"claude-code: {nested} note(s) use metadata:/originSessionId")
+        else:
+            reasons.append("claude-code: snake_case note names without created/updated dates")
+    elif dated and fm_notes and dated == fm_notes or any(d.lower() in ("archive", "templates") for d in names):
+        profile = "upstream"
+        reasons.append("upstream: notes carry created/updated" if dated else "upstream: archive/ or templates/ folder")
+    else:
+        profile = DEFAULT_PROFILE
+        reasons.append(f"no profile-specific evidence; defaulting to {DEFAULT_PROFILE}")
+    return Evidence(NAME, profile, score, reasons)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def resolve_pointer(dest: str) -> tuple[str | None, str]:
+    """Classify an index pointer.
+
+    Returns ``(target, kind)`` where kind is ``"remote"`` (allow-listed URL),
+    ``"scheme"`` (another ``://`` scheme, e.g. ``file://``), ``"absolute"``,
+    ``"escape"`` (``..`` out of the root), ``"backslash"``, ``"anchor"``
+    (``#section`` only) or ``"local"``; target is the normalised
+    store-relative POSIX path for ``"local"`` and ``None`` otherwise.
+    Percent-escapes are decoded, ``#fragment`` and ``?query`` removed.
+    """
+    if REMOTE_RE.match(dest):
+        return None, "remote"
+    if "://" in dest:
+        return None, "scheme"
+    path = dest.split("#", 1)[0].split("?", 1)[0]
+    if not path:
+        return None, "anchor"
+    path = unquote(path)
+    if "\\" in path:
+        return None, "backslash"
+    if path.startswith("/") or re.match(r"^[A-Za-z]:", path) or path.startswith("~"):
+        return None, "absolute"
+    norm = posixpath.normpath(path)
+    if norm == ".." or norm.startswith("../"):
+        return None, "escape"
+    return norm, "local"
+
+
+@dataclass
+class IndexLayout:
+    """What the reader saw in an engramory index (for byte-exact rewriting)."""
+
+    bom: bool
+    text: str
+    read: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict)
+    prose: list[tuple[int, str]] = field(default_factory=list)
+
+
+def read_index(path: str, data: bytes) -> Index:
+    """Parse an engramory ``MEMORY.md``.
+
+    Pointers come from markdown links and wikilinks outside code; each link
+    is an :class:`Entry`. Headings give each entry its section. Lines with no
+    link that are not headings or blank are recorded as ``prose``.
+    """
+    from mmlint import markdown
+
+    dec = decode(data)
+    text = dec.text
+    idx = Index(path=path, text=text, size_bytes=len(data), line_count=count_lines(text),
+                bom=dec.bom, newline=dec.newline or "\n")
+    toks = markdown.tokens(text)
+    idx.headings = markdown.headings(toks)
+    heads = {h[0]: h for h in idx.headings}
+    lines = text.split("\n")
+    links = markdown.links(text, toks)
+    by_line: dict[int, list[markdown.Link]] = {}
+    for link in links:
+        by_line.setdefault(link.line, []).append(link)
+    section = None
+    h_iter = iter(idx.headings)
+    h_next = next(h_iter, None)
+    code_lines = _code_lines(toks)
+    for lineno in range(1, len(lines) + 1):
+        while h_next is not None and h_next[0] <= lineno:
+            if h_next[1] >= 2:
+                section = h_next[2]
+            elif h_next[1] == 1 and "title" not in idx.header:
+                idx.header["title"] = h_next[2]
+            h_next = next(h_iter, None)
+        line_links = by_line.get(lineno, [])
+        for k, link in enumerate(line_links):
+            target, kind = resolve_pointer(link.dest) if link.kind == "link" else (_wiki_target(link.dest), "wikilink")
+            hook = None
+            if len(line_links) == 1 and link.end_column:
+                hook = _hook(lines[lineno - 1].rstrip("\r")[link.end_column - 1 :])
+            e = Entry(Span(path, lineno, 1), pointer=link.dest, target=target, title=link.text, hook=hook,
+                      section=section, kind=link.kind,
+                      pointer_span=Span(path, lineno, link.column, lineno, link.column + len(link.dest)))
+            e.data["resolution"] = kind
+            idx.entries.append(e)
+        raw = lines[lineno - 1].strip()
+        if not line_links and raw and lineno not in heads and lineno not in code_lines:
+            idx.prose.append((lineno, lines[lineno - 1].rstrip("\r")))
+    return idx
+
+
+def _wiki_target(inner: str) -> str | None:
+    target = inner.split("|", 1)[0].split("#", 1)[0].strip()
+    if not target:
+        return None
+    return target if target.lower().endswith(".md") else target + ".md"
+
+
+def _code_lines(toks: list[Any]) -> set[int]:
+    out: set[int] = set()
+    for t in toks:
+        if t.type in ("fence", "code_block", "html_block") and t.map:
+            out.update(range(t.map[0] + 1, t.map[1] + 1))
+    return out
+
+
+_SEPARATORS = ("—", "–", " - ", "-", ":", "：", "·")
+
+
+def _hook(rest: str) -> str | None:
+    text = rest.strip()
+    for sep in _SEPARATORS:
+        if text.startswith(sep.strip()) and sep.strip():
+            text = text[len(sep.strip()):].strip()
+            break
+    return text or None
+
+
+def read(root: str, profile: str | None = None) -> Store:
+    """Read the engramory store at ``root``.
+
+    Every ``*.md`` below the root (outside ``archive/``, ``templates/`` and
+    other tools' folders) except ``MEMORY.md`` is a note; every other file is
+    auxiliary and kept verbatim. Never raises for bad input: problems are
+    recorded on the store.
+    """
+    profile = profile or DEFAULT_PROFILE
+    w = walk_store(root, SKIP_TOP if profile != "recall-v1" else frozenset())
+    store = Store(root=w.root, dialect=NAME, profile=profile)
+    for rel, reason in w.skipped_dirs:
+        store.problems.append(Problem("S104", f"folder {rel}/ not walked: {reason}", Span(rel, 1, 1), "info" if "tool" in reason else None))
+    for rel, msg in w.errors:
+        store.problems.append(Problem("S105", f"cannot list folder: {msg}", Span(rel, 1, 1)))
+    for rel, rec in w.files.items():
+        store.files[rel] = rec
+        if rec.kind == "symlink-escape":
+            store.problems.append(Problem("S101", f"{rec.reason}; not read", Span(rel, 1, 1)))
+            continue
+        if rec.kind == "unreadable":
+            store.problems.append(Problem("S102", f"cannot read file: {rec.reason}", Span(rel, 1, 1)))
+            continue
+        name = rel.rsplit("/", 1)[-1]
+        if rel == "MEMORY.md":
+            rec.kind = "index"
+            store.index = read_index(rel, rec.data or b"")
+            continue
+        if rec.kind == "skipped" or not is_note_name(name):
+            rec.kind = "aux"
+            continue
+        rec.kind = "note"
+        note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, slug_of(rel))
+        store.notes.append(note)
+        store.problems.extend(problems)
+    _attach_index(store)
+    return store
+
+
+def _attach_index(store: Store) -> None:
+    """Give each note the title, hook and section of the first entry pointing at it."""
+    idx = store.index
+    if idx is None:
+        return
+    seen: set[str] = set()
+    per_line: dict[int, int] = {}
+    for e in idx.entries:
+        per_line[e.span.line] = per_line.get(e.span.line, 0) + 1
+    credited: set[int] = set()
+    for e in idx.entries:
+        if e.kind != "link" or e.target is None or e.target in seen or per_line[e.span.line] > 1:
+            continue
+        note = store.note_at(e.target)
+        if note is None:
+            continue
+        seen.add(e.target)
+        credited.add(e.span.line)
+        # Values the writer would fill in anyway are not stored (see fill_title).
+        note.title = None if e.title == fill_title(note) else e.title
+        note.index_hook = None if e.hook == note.summary else e.hook
+        note.index_section = e.section
+        note.spans["title"] = e.span
+    lines = idx.text.split("\n")
+    loose = dict(idx.prose)
+    for e in idx.entries:
+        if e.span.line not in credited:
+            loose[e.span.line] = lines[e.span.line - 1].rstrip("\r")
+    idx.loose = sorted(loose.items())
+    idx.layout = IndexLayout(idx.bom, idx.text,
+                             {n.path: (n.title, n.index_hook, n.index_section) for n in store.notes},
+                             list(idx.loose))
+
+
+# ---------------------------------------------------------------- writing
+
+
+def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
+    """The files of ``store`` written as engramory (no I/O).
+
+    Notes keep their path when they came from this dialect; otherwise the
+    path is ``<slug>.md``. Raises :class:`Unrepresentable` for values the
+    frontmatter grammar cannot hold.
+    """
+    out: dict[str, bytes] = {}
+    for note in store.notes:
+        path = note.path if _same(note) else f"{note.slug}.md"
+        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, INDEX_FIELDS)
+    if store.index is not None or store.dialect != NAME:
+        out["MEMORY.md"] = render_index(store)
+    for path, data in store.aux_files().items():
+        if path in out:
+            raise Unrepresentable(path, "aux", "an auxiliary file has the same path as a note")
+        out[path] = data
+    return out
+
+
+def fill_title(note: Note) -> str:
+    """The pointer title written when a note has none: its ``name``, else its slug."""
+    return note.name or note.slug
+
+
+def _same(note: Note) -> bool:
+    lay = note.layout
+    return isinstance(lay, _fmnote.NoteLayout) and lay.dialect == NAME
+
+
+def render_index(store: Store) -> bytes:
+    """``MEMORY.md`` for ``store``: the original text when nothing the index
+    shows changed, else a canonical pointer index grouped by section."""
+    idx = store.index
+    lay = idx.layout if idx is not None and isinstance(idx.layout, IndexLayout) else None
+    if lay is not None and store.dialect == NAME:
+        now = {n.path: (n.title, n.index_hook, n.index_section) for n in store.notes}
+        if now == lay.read and list(idx.loose) == lay.prose:
+            return encode(lay.text, lay.bom)
+    title = (idx.header.get("title") if idx is not None else None) or "Memory Index"
+    lines = [f"# {title}", ""]
+    for _, text in (idx.loose if idx is not None else []):
+        lines.append(text)
+    if idx is not None and idx.loose:
+        lines.append("")
+    groups: dict[str, list[Note]] = {}
+    for note in store.notes:
+        groups.setdefault(note.index_section or "", []).append(note)
+    for sec in sorted(groups, key=lambda s: (s != "", TYPES.index(s) if s in TYPES else len(TYPES), s)):
+        if sec:
+            lines.append(f"## {sec}")
+        for note in groups[sec]:
+            path = note.path if _same(note) else f"{note.slug}.md"
+            title = note.title if note.title is not None else fill_title(note)
+            if "\n" in title or "]" in title:
+                raise Unrepresentable(note.path, "title", "a link title cannot hold a newline or ']'")
+            dest = f"<{path}>" if (" " in path or "(" in path or ")" in path) else path
+            hook = note.index_hook if note.index_hook is not None else (note.summary or "")
+            if "\n" in hook:
+                raise Unrepresentable(note.path, "index_hook", "an index hook cannot span lines")
+            lines.append(f"- [{title}]({dest})" + (f" — {hook}" if hook else ""))
+        lines.append("")
+    return encode("\n".join(lines).rstrip("\n") + "\n")
+
+
+def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
+    """Refusals for writing ``store`` as engramory: the profile's index caps,
+    and for recall-v1 the 4 MiB note and 2,000-note limits."""
+    from mmlint.convert import Refusal, index_overflow
+
+    profile = profile or DEFAULT_PROFILE
+    caps = INDEX_CAPS[profile]
+    out = []
+    if profile in ("recall-v1", "upstream"):
+        for path, data in files.items():
+            if path.endswith(".md") and path != "MEMORY.md" and len(data) > NOTE_MAX_BYTES:
+                out.append(Refusal("E_NOTE_TOO_LARGE", path, f"note would be {len(data)} bytes, over the {NOTE_MAX_BYTES}-byte cap",
+                                   "body", {"noteBytes": len(data), "noteMaxBytes": NOTE_MAX_BYTES}))
+    if profile == "recall-v1" and len(store.notes) > MAX_NOTES:
+        out.append(Refusal("E_TOO_MANY_NOTES", "MEMORY.md", f"{len(store.notes)} notes, over the {MAX_NOTES}-note limit",
+                           None, {"notes": len(store.notes), "maxNotes": MAX_NOTES}))
+    if "MEMORY.md" in files:
+        ov = index_overflow(files["MEMORY.md"], int(caps["lines"] or 0), int(caps["bytes"] or 0), len(store.notes))
+        if ov is not None:
+            out.append(ov)
+    return out

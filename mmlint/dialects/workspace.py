@@ -1,0 +1,290 @@
+"""The ``workspace`` dialect: per-workspace ``./memory/`` stores
+(``specs/workspace-memory.md``, the dsh-bundle-memory plugin).
+
+Notes are ``<title>.md`` files (spaces become ``-``) in the root or in
+category folders at most 3 deep, with ``key: value`` frontmatter (``title``,
+``tags`` as ``a, b``, ``created``, ``updated``). ``MEMORY.md`` is a projection
+regenerated from the notes (``# 记忆索引``): hand edits to it carry no
+meaning, so the reader takes nothing from it but the workspace and root paths
+in its header, and the writer regenerates it whenever a note changed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from mmlint.dialects import Evidence, Unrepresentable
+from mmlint.dialects import _fmnote
+from mmlint.model import Entry, Index, Note, Problem, Span, Store
+from mmlint.textutil import count_lines, decode, encode
+from mmlint.walk import walk_store
+
+NAME = "workspace"
+PROFILES: tuple[str, ...] = ()
+DEFAULT_PROFILE = None
+
+#: The plugin writes no caps for the index; these are the note limits.
+INDEX_CAPS: dict[str, int] = {}
+#: ``maxEntryBytes`` default (bytes of one note body), spec "Settings".
+MAX_ENTRY_BYTES = 262144
+MAX_CATEGORY_DEPTH = 3
+MAX_SEGMENT = 64
+INDEX_TITLE = "记忆索引"
+UNCATEGORIZED = "未分类"
+GENERATED_NOTE = "> 本文件由 dsh-bundle-memory 自动生成，手工改动会在下次保存记忆时被覆盖。"
+
+KEYMAP = {"title": "title", "tags": "tags", "created": "created", "updated": "updated"}
+ORDER = ("title", "tags", "created", "updated")
+
+_WINDOWS_ILLEGAL = set('\\/:*?"<>|')
+_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {f"COM{i}" for i in range(1, 10)} | {f"LPT{i}" for i in range(1, 10)}
+
+
+def segment_problem(seg: str) -> str | None:
+    """Why ``seg`` is not a safe path segment (spec "Path safety" layer 1),
+    or ``None``. Length is counted in code points."""
+    if seg in ("", ".", ".."):
+        return f"{seg!r} is not a name"
+    bad = sorted({c for c in seg if c in _WINDOWS_ILLEGAL})
+    if bad:
+        return "contains " + " ".join(repr(c) for c in bad) + " (path separators or characters Windows forbids)"
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in seg):
+        return "contains a control character"
+    if seg.split(".")[0].upper() in _RESERVED:
+        return f"{seg.split('.')[0]!r} is a reserved Windows device name"
+    if seg[-1] in ". ":
+        return "ends with a dot or a space"
+    if len(seg) > MAX_SEGMENT:
+        return f"is {len(seg)} characters long (at most {MAX_SEGMENT})"
+    return None
+
+
+def file_name_for(title: str) -> str:
+    """The plugin's file stem for a title: runs of whitespace become ``-``."""
+    return re.sub(r"\s+", "-", title.strip())
+
+
+def human_size(n: int) -> str:
+    """Sizes as the projection shows them: ``420 B``, ``1.1 KB``, ``2.0 MB``."""
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+# ---------------------------------------------------------------- detection
+
+
+def detect(root: str) -> Evidence | None:
+    """Evidence that ``root`` is a workspace store (``# 记忆索引``, categories)."""
+    reasons = []
+    score = 0
+    index = os.path.join(root, "MEMORY.md")
+    if os.path.isfile(index):
+        try:
+            with open(index, "rb") as fh:
+                head = fh.read(4096).decode("utf-8", "replace").lstrip("\ufeff")
+        except OSError:
+            head = ""
+        if head.startswith("# " + INDEX_TITLE):
+            score += 12
+            reasons.append(f"MEMORY.md starts with '# {INDEX_TITLE}'")
+        if "dsh-bundle-memory" in head:
+            score += 3
+            reasons.append("MEMORY.md names dsh-bundle-memory")
+    titled = 0
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        names = []
+    for n in names[:100]:
+        full = os.path.join(root, n)
+        if n.endswith(".md") and n != "MEMORY.md" and os.path.isfile(full):
+            try:
+                with open(full, "rb") as fh:
+                    text = fh.read(2048).decode("utf-8", "replace")
+            except OSError:
+                continue
+            if text.startswith("---") and re.search(r"^title:", text, re.M):
+                titled += 1
+    if titled:
+        score += min(4, titled)
+        reasons.append(f"{titled} note(s) carry 'title:' frontmatter")
+    if os.path.basename(os.path.normpath(root)) == "memory" and score:
+        score += 1
+        reasons.append("the folder is named memory/")
+    return Evidence(NAME, None, score, reasons) if score else None
+
+
+# ---------------------------------------------------------------- reading
+
+
+@dataclass
+class IndexLayout:
+    """The projection as read, with the note state it was compared against."""
+
+    bom: bool
+    text: str
+    read: dict[str, tuple]
+
+
+def read_index(path: str, data: bytes) -> Index:
+    """Parse the projection: header paths and one entry per listed note."""
+    from mmlint import markdown
+
+    dec = decode(data)
+    text = dec.text
+    idx = Index(path=path, text=text, size_bytes=len(data), line_count=count_lines(text), bom=dec.bom,
+                newline=dec.newline or "\n")
+    toks = markdown.tokens(text)
+    idx.headings = markdown.headings(toks)
+    for line_no, level, heading in idx.headings:
+        if level == 1:
+            idx.header.setdefault("title", heading)
+    for i, raw in enumerate(text.split("\n"), start=1):
+        line = raw.rstrip("\r")
+        for label, key in (("- 工作区：", "workspace"), ("- 记忆根目录：", "root")):
+            if line.startswith(label):
+                idx.header[key] = line[len(label):].strip().strip("`")
+        m = re.match(r"^- 共 (\d+) 条记忆$", line)
+        if m:
+            idx.header["count"] = m.group(1)
+    sections = sorted((h[0], h[2]) for h in idx.headings if h[1] == 2)
+    for link in markdown.links(text, toks):
+        if link.kind != "link":
+            continue
+        section = None
+        for line_no, heading in sections:
+            if line_no < link.line:
+                section = heading
+        dest = link.dest
+        target = dest[2:] if dest.startswith("./") else dest
+        e = Entry(Span(path, link.line, 1), pointer=dest, target=target, title=link.text, section=section,
+                  kind="projection", pointer_span=Span(path, link.line, link.column, link.line, link.column + len(dest)))
+        idx.entries.append(e)
+    return idx
+
+
+def read(root: str, profile: str | None = None) -> Store:
+    """Read the workspace store at ``root`` (the ``memory/`` folder)."""
+    w = walk_store(root)
+    store = Store(root=w.root, dialect=NAME)
+    for rel, msg in w.errors:
+        store.problems.append(Problem("S105", f"cannot list folder: {msg}", Span(rel, 1, 1)))
+    for rel, reason in w.skipped_dirs:
+        store.problems.append(Problem("S104", f"folder {rel}/ not walked: {reason}", Span(rel, 1, 1)))
+    for rel, rec in w.files.items():
+        store.files[rel] = rec
+        if rec.kind == "symlink-escape":
+            store.problems.append(Problem("S101", f"{rec.reason}; not read", Span(rel, 1, 1)))
+            continue
+        if rec.kind == "unreadable":
+            store.problems.append(Problem("S102", f"cannot read file: {rec.reason}", Span(rel, 1, 1)))
+            continue
+        if rel == "MEMORY.md":
+            rec.kind = "index"
+            store.index = read_index(rel, rec.data or b"")
+            continue
+        if not rel.endswith(".md"):
+            rec.kind = "aux"
+            continue
+        rec.kind = "note"
+        parts = rel.split("/")
+        note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, parts[-1][:-3], tuple(parts[:-1]))
+        store.notes.append(note)
+        store.problems.extend(problems)
+    if store.index is not None:
+        store.index.layout = IndexLayout(store.index.bom, store.index.text, _state(store))
+    return store
+
+
+def _state(store: Store) -> dict[str, tuple]:
+    return {n.path: (n.title, tuple(n.tags or ()), n.updated, n.created, n.body) for n in store.notes}
+
+
+# ---------------------------------------------------------------- writing
+
+
+def note_path(note: Note) -> str:
+    """``<category>/<slug>.md`` (the note's own path when read as workspace)."""
+    lay = note.layout
+    if isinstance(lay, _fmnote.NoteLayout) and lay.dialect == NAME:
+        return note.path
+    return "/".join(note.category + (note.slug + ".md",))
+
+
+def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
+    """The files of ``store`` written as workspace (no I/O).
+
+    Raises:
+        Unrepresentable: a file or category name that breaks the segment
+            rules, a category deeper than 3, or a value the frontmatter
+            grammar cannot hold.
+    """
+    out: dict[str, bytes] = {}
+    for note in store.notes:
+        path = note_path(note)
+        if store.dialect != NAME:
+            if len(note.category) > MAX_CATEGORY_DEPTH:
+                raise Unrepresentable(note.path, "category", f"{len(note.category)} folders deep (at most {MAX_CATEGORY_DEPTH})")
+            for seg in note.category + (note.slug,):
+                why = segment_problem(seg)
+                if why:
+                    raise Unrepresentable(note.path, "slug" if seg == note.slug else "category", f"name {seg!r} {why}")
+        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, ("category",))
+    if store.index is not None or store.dialect != NAME:
+        out["MEMORY.md"] = render_index(store, out)
+    for path, data in store.aux_files().items():
+        if path in out:
+            raise Unrepresentable(path, "aux", "an auxiliary file has the same path as a note")
+        out[path] = data
+    return out
+
+
+def render_index(store: Store, files: dict[str, bytes]) -> bytes:
+    """The projection: the original text while no note changed, else the
+    index the plugin would generate from ``files``."""
+    idx = store.index
+    lay = idx.layout if idx is not None and isinstance(idx.layout, IndexLayout) else None
+    if lay is not None and store.dialect == NAME and _state(store) == lay.read:
+        return encode(lay.text, lay.bom)
+    header = idx.header if idx is not None else {}
+    workspace = header.get("workspace", ".")
+    root = header.get("root", "memory")
+    lines = [f"# {INDEX_TITLE}", "", GENERATED_NOTE, "", f"- 工作区：`{workspace}`", f"- 记忆根目录：`{root}`",
+             f"- 共 {len(store.notes)} 条记忆", ""]
+    groups: dict[tuple[str, ...], list[Note]] = {}
+    for note in store.notes:
+        groups.setdefault(note.category, []).append(note)
+    for cat in sorted(groups, key=lambda c: (len(c) > 0, c)):
+        lines.append(f"## {'/'.join(cat) + '/' if cat else UNCATEGORIZED}")
+        lines.append("")
+        for note in sorted(groups[cat], key=lambda n: note_path(n)):
+            path = note_path(note)
+            title = note.title or note.slug
+            parts = []
+            if note.tags:
+                parts.append(" — " + ", ".join(note.tags))
+            date = (note.updated or note.created or "")[:10]
+            meta = [m for m in (date, human_size(len(files.get(path, b"")))) if m]
+            lines.append(f"- [{title}](./{path})" + (parts[0] if parts else "") + " · " + " · ".join(meta))
+        lines.append("")
+    return encode("\n".join(lines).rstrip("\n") + "\n")
+
+
+def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
+    """Refusals for writing ``store`` as workspace: note bodies over
+    ``maxEntryBytes`` (262,144 bytes)."""
+    from mmlint.convert import Refusal
+
+    out = []
+    for note in store.notes:
+        size = len(note.body.encode("utf-8", "surrogateescape"))
+        if size > MAX_ENTRY_BYTES:
+            out.append(Refusal("E_FILE_BUDGET_EXCEEDED", note.path,
+                               f"body is {size} bytes, over maxEntryBytes {MAX_ENTRY_BYTES} by {size - MAX_ENTRY_BYTES}; split the note",
+                               "body", {"noteBytes": size, "noteMaxBytes": MAX_ENTRY_BYTES}))
+    return out

@@ -1,0 +1,1 @@
+"""The bundled example store used by the quick start (``mmlint check --example``)."""

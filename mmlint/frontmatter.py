@@ -1,0 +1,386 @@
+"""Note frontmatter: the restricted ``key: value`` grammar, with a YAML fallback.
+
+The grammar is the one the engramory seed spec (§2) and the reference doctor
+read (see ``research/engramory-reference.md`` §1.3), made stricter where the
+reference is lenient:
+
+* the opening fence is ``---`` at column 0 (trailing spaces, tabs or ``\\r``
+  allowed); the closing fence is the first later line that is ``---`` at
+  column 0 with the same tolerance;
+* each line is ``key: value``, split at the first ``:``; a key with an empty
+  value followed by indented ``key: value`` lines is a parent (Claude Code's
+  ``metadata:``), and its children are read as that parent's keys;
+* a value opening with ``'`` or ``"`` must close with the same quote; the
+  pair is stripped, nothing else is unescaped;
+* YAML-only shapes (``- item`` lists, ``|``/``>`` block scalars, flow
+  collections) are parsed with ruamel.yaml, imported only then.
+
+Parsing keeps every raw line, so :func:`render` can rewrite changed values and
+reproduce untouched lines byte for byte.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mmlint.textutil import split_lines
+
+#: Values that the restricted grammar writes plainly only when they avoid these.
+_PLAIN_START = set("-?:,[]{}#&*!|>'\"%@`")
+
+
+@dataclass
+class Item:
+    """One line (or one key with its continuation lines) of a frontmatter block.
+
+    Attributes:
+        kind: ``"scalar"``, ``"parent"`` (key with children), ``"yaml"`` (a key
+            whose value needs YAML: list, block scalar, flow collection),
+            ``"comment"``, ``"blank"`` or ``"malformed"``.
+        key: the key (stripped), or ``""``.
+        value: the unquoted value (``str``), YAML data for ``"yaml"`` items,
+            ``None`` for parents, comments and blanks.
+        raw: the raw lines (each without its ``\\n``; a ``\\r`` stays).
+        line: 1-based file line of the first raw line.
+        key_col, value_col: 1-based columns of key and value on that line.
+        parent: the parent key for indented children, else ``None``.
+        indent: leading whitespace of the first raw line.
+        quote: the quote character that wrapped the value, if any.
+    """
+
+    kind: str
+    key: str = ""
+    value: Any = None
+    raw: list[str] = field(default_factory=list)
+    line: int = 0
+    key_col: int = 1
+    value_col: int = 1
+    parent: str | None = None
+    indent: str = ""
+    quote: str | None = None
+
+
+@dataclass
+class FMProblem:
+    """A frontmatter finding: rule ``code``, ``message``, 1-based ``line``/``column``."""
+
+    code: str
+    message: str
+    line: int
+    column: int = 1
+
+
+@dataclass
+class Frontmatter:
+    """A parsed frontmatter block.
+
+    Attributes:
+        open_raw: the raw opening fence line.
+        items: every line between the fences, grouped into :class:`Item`.
+        close_raw: the raw closing fence line, or ``None`` when unclosed.
+        close_line: 1-based line number of the closing fence (0 when unclosed).
+        body_offset: index in the text where the body starts (code points).
+        problems: grammar findings.
+    """
+
+    open_raw: str
+    items: list[Item]
+    close_raw: str | None
+    close_line: int
+    body_offset: int
+    problems: list[FMProblem] = field(default_factory=list)
+
+    def get(self, key: str, parent: str | None = None) -> Item | None:
+        """The last item for ``key`` at the given level (``parent=None``: top)."""
+        found = None
+        for it in self.items:
+            if it.key == key and it.parent == parent and it.kind in ("scalar", "yaml", "parent"):
+                found = it
+        return found
+
+    def keys(self) -> list[tuple[str | None, str]]:
+        """``(parent, key)`` for every key item, in order."""
+        return [(it.parent, it.key) for it in self.items if it.kind in ("scalar", "yaml", "parent")]
+
+
+def _is_fence(line: str) -> bool:
+    return line.rstrip(" \t\r") == "---"
+
+
+def find_block(text: str) -> tuple[int, int] | None:
+    """Locate a frontmatter block: ``(number of lines inside, close index)``.
+
+    Returns ``None`` when the first line is not a fence. Lines are split on
+    ``\\n`` only. The close index is ``-1`` when no closing fence exists.
+    """
+    lines = split_lines(text)
+    if not lines or not _is_fence(lines[0]):
+        return None
+    for i in range(1, len(lines)):
+        if _is_fence(lines[i]):
+            return i - 1, i
+    return len(lines) - 1, -1
+
+
+def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem]) -> tuple[str, str | None]:
+    q = value[0]
+    if len(value) >= 2 and value[-1] == q:
+        inner = value[1:-1]
+        i = 0
+        while i < len(inner):
+            c = inner[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == q:
+                problems.append(FMProblem("F103", f"malformed quoted value for {key!r}: unescaped {q} inside the quotes", line, col + i + 1))
+                break
+            i += 1
+        # "abc\" : the closing quote is escaped, so the value never closes.
+        back = len(inner) - len(inner.rstrip("\\"))
+        if back % 2 == 1:
+            problems.append(FMProblem("F102", f"unclosed quote in frontmatter value for {key!r} (the closing {q} is escaped)", line, col))
+        return inner, q
+    problems.append(FMProblem("F102", f"unclosed quote in frontmatter value for {key!r}", line, col))
+    return value[1:], q
+
+
+def parse(text: str) -> Frontmatter | None:
+    """Parse the frontmatter at the start of ``text`` (BOM already removed).
+
+    Returns ``None`` when the text does not open with a fence. Never raises.
+    Line numbers are 1-based file lines; the opening fence is line 1.
+    """
+    lines = split_lines(text)
+    if not lines or not _is_fence(lines[0]):
+        return None
+    close = -1
+    for i in range(1, len(lines)):
+        if _is_fence(lines[i]):
+            close = i
+            break
+    inner = lines[1:close] if close != -1 else lines[1:]
+    problems: list[FMProblem] = []
+    items: list[Item] = []
+    parent: Item | None = None
+    yaml_owner: Item | None = None
+    for off, raw in enumerate(inner):
+        lineno = off + 2
+        body = raw[:-1] if raw.endswith("\r") else raw
+        stripped = body.strip()
+        indent = body[: len(body) - len(body.lstrip(" \t"))]
+        if not stripped:
+            items.append(Item("blank", raw=[raw], line=lineno))
+            continue
+        if indent and yaml_owner is not None:
+            yaml_owner.raw.append(raw)
+            continue
+        if indent and parent is not None and parent.kind == "parent" and (stripped.startswith("- ") or stripped == "-") \
+                and not any(o.parent == parent.key for o in items if o.line > parent.line):
+            parent.kind = "yaml"  # a block list: key:\n  - a\n  - b
+            parent.raw.append(raw)
+            yaml_owner = parent
+            continue
+        if stripped.startswith("#"):
+            items.append(Item("comment", raw=[raw], line=lineno))
+            continue
+        if not indent:
+            parent = None
+            yaml_owner = None
+        elif parent is None:
+            problems.append(FMProblem("F106", "indented frontmatter line with no parent key", lineno, len(indent) + 1))
+        if ":" not in stripped:
+            if stripped.startswith("- ") or stripped == "-":
+                problems.append(FMProblem("F101", "malformed frontmatter line (not 'key: value'): YAML list items are not part of the key: value grammar", lineno, len(indent) + 1))
+            else:
+                problems.append(FMProblem("F101", "malformed frontmatter line (not 'key: value')", lineno, len(indent) + 1))
+            items.append(Item("malformed", raw=[raw], line=lineno, indent=indent))
+            continue
+        k, _, v = stripped.partition(":")
+        key = k.strip()
+        key_col = len(indent) + 1
+        vstrip = v.strip()
+        value_col = len(indent) + len(k) + 1 + (len(v) - len(v.lstrip())) + 1
+        if not key:
+            problems.append(FMProblem("F105", "frontmatter line has an empty key", lineno, key_col))
+        it = Item("scalar", key=key, raw=[raw], line=lineno, key_col=key_col, value_col=value_col,
+                  parent=parent.key if (indent and parent is not None) else None, indent=indent)
+        if vstrip == "":
+            it.value = ""
+            if not indent:
+                it.kind = "parent"
+                parent = it
+        elif vstrip[0] in "|>" and vstrip.rstrip("+-0123456789") in ("|", ">"):
+            it.kind = "yaml"
+            yaml_owner = it
+        elif vstrip[0] in "[{":
+            it.kind = "yaml"
+        elif vstrip[0] in "'\"":
+            it.value, it.quote = _unquote(vstrip, key, lineno, value_col, problems)
+        else:
+            it.value = vstrip
+        items.append(it)
+        if it.parent is None and it.kind != "parent":
+            parent = None
+    _group_parents(items, problems)
+    fm = Frontmatter(lines[0], items, lines[close] if close != -1 else None, close + 1 if close != -1 else 0,
+                     _offset_after(lines, close), problems)
+    if close == -1:
+        problems.append(FMProblem("F100", "frontmatter opening '---' has no closing '---'", 1, 1))
+    if any(it.kind == "yaml" for it in items):
+        _fill_yaml(fm)
+    return fm
+
+
+def _group_parents(items: list[Item], problems: list[FMProblem]) -> None:
+    """Decide what each ``key:`` with an empty value holds.
+
+    Indented ``k: v`` lines right after it are its children. Indented ``- x``
+    lines were appended to its raw lines by :func:`parse` and make it a YAML
+    list. A parent with nothing under it is an empty scalar.
+    """
+    for it in items:
+        if it.kind != "parent":
+            continue
+        has_child = any(o.parent == it.key and o.line > it.line for o in items)
+        if not has_child:
+            it.kind = "scalar"
+            it.value = ""
+
+
+def _offset_after(lines: list[str], close: int) -> int:
+    if close == -1:
+        return sum(len(x) + 1 for x in lines) - 1
+    return sum(len(x) + 1 for x in lines[: close + 1])
+
+
+def _fill_yaml(fm: Frontmatter) -> None:
+    """Give ``"yaml"`` items their value by parsing just that key with YAML."""
+    for it in fm.items:
+        if it.kind != "yaml":
+            continue
+        src = "\n".join(r.rstrip("\r") for r in it.raw)
+        if it.indent:
+            src = "\n".join(r[len(it.indent):] if r.startswith(it.indent) else r for r in src.split("\n"))
+        data, err = yaml_load(src)
+        if err is not None or not isinstance(data, dict) or len(data) != 1:
+            fm.problems.append(FMProblem("F104", f"value of {it.key!r} is not valid YAML: {err or 'unexpected shape'}", it.line, it.value_col))
+            it.value = "\n".join(r.rstrip("\r") for r in it.raw)[len(it.indent) + len(it.key) + 1:].strip()
+            continue
+        it.value = next(iter(data.values()))
+
+
+#: Maximum aliases and nesting depth accepted in YAML taken from a store.
+YAML_MAX_ALIASES = 32
+YAML_MAX_DEPTH = 32
+
+
+def yaml_load(src: str) -> tuple[Any, str | None]:
+    """Load untrusted YAML safely: ``(data, None)`` or ``(None, error text)``.
+
+    Timestamps stay strings; anchors/aliases beyond :data:`YAML_MAX_ALIASES`
+    and nesting beyond :data:`YAML_MAX_DEPTH` are refused before any walk, so
+    alias bombs and deep nesting end in an error, never a hang or a
+    ``RecursionError``.
+    """
+    if src.count("*") > YAML_MAX_ALIASES and _alias_count(src) > YAML_MAX_ALIASES:
+        return None, f"more than {YAML_MAX_ALIASES} YAML aliases"
+    depth = 0
+    for ch in src:
+        if ch in "[{":
+            depth += 1
+            if depth > YAML_MAX_DEPTH:
+                return None, f"YAML nested deeper than {YAML_MAX_DEPTH} levels"
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+    try:
+        from ruamel.yaml import YAML
+        from ruamel.yaml.constructor import SafeConstructor
+
+        class _Constructor(SafeConstructor):
+            pass
+
+        _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+        y = YAML(typ="safe", pure=True)
+        y.Constructor = _Constructor
+        data = y.load(src)
+    except RecursionError:
+        return None, "YAML nested too deeply"
+    except Exception as exc:  # ruamel raises many error types; all mean "not valid YAML"
+        first = str(exc).strip().splitlines()
+        return None, (first[0] if first else type(exc).__name__)[:200]
+    if _depth(data) > YAML_MAX_DEPTH:
+        return None, f"YAML nested deeper than {YAML_MAX_DEPTH} levels"
+    return data, None
+
+
+def _alias_count(src: str) -> int:
+    import re
+
+    return len(re.findall(r"(?<![\w*])\*[^\s,\]\}]+", src))
+
+
+def _depth(data: Any, level: int = 0) -> int:
+    if level > YAML_MAX_DEPTH:
+        return level
+    if isinstance(data, dict):
+        return max([_depth(v, level + 1) for v in data.values()] or [level + 1])
+    if isinstance(data, list):
+        return max([_depth(v, level + 1) for v in data] or [level + 1])
+    return level
+
+
+def quote_value(value: str) -> str | None:
+    """Render ``value`` so that the restricted grammar and YAML read it back
+    unchanged, or return ``None`` when no such rendering exists (a newline,
+    or both quote characters together with a backslash)."""
+    if "\n" in value or "\r" in value:
+        return None
+    plain_ok = (
+        value
+        and value == value.strip()
+        and value[0] not in _PLAIN_START
+        and ": " not in value
+        and " #" not in value
+        and not value.endswith(":")
+        and "\t" not in value
+        and value.lower() not in ("null", "~", "true", "false", "yes", "no", "on", "off")
+        and not _looks_numeric(value)
+    )
+    if plain_ok:
+        return value
+    if "'" not in value:
+        return "'" + value + "'"
+    if '"' not in value and "\\" not in value:
+        return '"' + value + '"'
+    return None
+
+
+def _looks_numeric(value: str) -> bool:
+    try:
+        float(value)
+        return True
+    except ValueError:
+        return False
+
+
+def render_item(key: str, value: Any, indent: str = "", newline: str = "\n") -> list[str] | None:
+    """Raw lines for ``key: value`` (``None`` when the value cannot be written).
+
+    Strings use :func:`quote_value`; lists of strings become a flow list
+    ``[a, b]`` only when every element is plain-safe, which YAML reads as a
+    list; other data is unrepresentable here.
+    """
+    cr = "\r" if newline == "\r\n" else ""
+    if isinstance(value, str):
+        q = quote_value(value) if value != "" else ""
+        if q is None:
+            return None
+        return [f"{indent}{key}: {q}".rstrip(" ") + cr if q == "" else f"{indent}{key}: {q}{cr}"]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        parts = [quote_value(v) for v in value]
+        if any(p is None or "," in v or "[" in v or "]" in v for p, v in zip(parts, value)):
+            return None
+        return [f"{indent}{key}: [{', '.join(parts)}]{cr}"]  # type: ignore[arg-type]
+    return None

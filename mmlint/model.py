@@ -1,0 +1,251 @@
+"""The one in-memory model every reader fills and every writer consumes.
+
+``files -> reader(dialect) -> Store -> rules -> diagnostics -> reporter`` and
+``Store -> writer(target) -> plan -> write -> re-read and compare``.
+
+A :class:`Store` holds :class:`Note` objects (one per memory), an
+:class:`Index` (the ``MEMORY.md`` entries in file order) and auxiliary files
+kept verbatim. Every value keeps where it came from (a :class:`Span`), so a
+diagnostic can point at a line. Layout objects (``Note.layout``,
+``Index.layout``) record how the reader found the text (line endings, BOM,
+quoting, key order, raw lines) so that writing the same dialect reproduces the
+input byte for byte; they are not part of the semantic model compared by
+:func:`semantic`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Semantic note fields, in the order tables and JSON use. ``summary`` is the
+#: engramory ``description`` and the mm ``summary``; ``title`` is the human
+#: title (engramory index link text, workspace ``title:``); ``index_hook`` is the
+#: text after an engramory pointer; ``entry_body`` the free lines of an mm entry.
+NOTE_FIELDS: tuple[str, ...] = (
+    "name",
+    "title",
+    "summary",
+    "type",
+    "tags",
+    "created",
+    "updated",
+    "scope",
+    "aliases",
+    "confidence",
+    "budget",
+    "index_hook",
+    "index_section",
+    "entry_body",
+)
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A place in a store: ``path`` (POSIX, relative to the store root),
+    1-based ``line`` and ``column`` (column counted in code points), and an
+    optional end (inclusive line, exclusive column)."""
+
+    path: str
+    line: int = 1
+    column: int = 1
+    end_line: int | None = None
+    end_column: int | None = None
+
+
+@dataclass
+class Note:
+    """One memory.
+
+    Attributes:
+        path: the note's POSIX path relative to the store root (``memories/a.md``).
+        slug: the dialect's key: mm topic, engramory file stem, workspace file
+            stem (a Unicode title). Unique within a store.
+        category: workspace category folders (``("项目约定",)``); empty elsewhere.
+        name..entry_body: see :data:`NOTE_FIELDS`; ``None`` when absent. ``tags``
+            and ``aliases`` are ``list[str]``; the rest are ``str`` exactly as
+            written (dates are never converted).
+        extra: unknown frontmatter keys or mm entry keys, in source order;
+            values are ``str`` (or YAML data for keys that needed YAML).
+        body: the note text after its header, with line endings normalised to LF.
+        spans: field name (or ``extra:<key>``) -> where the value was read.
+        layout: reader-specific record used for byte-exact rewriting.
+    """
+
+    path: str
+    slug: str
+    category: tuple[str, ...] = ()
+    name: str | None = None
+    title: str | None = None
+    summary: str | None = None
+    type: str | None = None
+    tags: list[str] | None = None
+    created: str | None = None
+    updated: str | None = None
+    scope: str | None = None
+    aliases: list[str] | None = None
+    confidence: str | None = None
+    budget: str | None = None
+    index_hook: str | None = None
+    index_section: str | None = None
+    entry_body: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    spans: dict[str, Span] = field(default_factory=dict)
+    layout: Any = None
+
+    def span(self, key: str = "") -> Span:
+        """Where ``key`` was read, else the note's first line."""
+        return self.spans.get(key) or Span(self.path, 1, 1)
+
+    def fields(self) -> dict[str, Any]:
+        """The present semantic fields (``None`` values left out)."""
+        out = {k: getattr(self, k) for k in NOTE_FIELDS if getattr(self, k) is not None}
+        return out
+
+
+@dataclass
+class Entry:
+    """One index item: a pointer line, an mm ``## topic`` section, or a
+    workspace projection line.
+
+    Attributes:
+        span: where the entry starts in the index.
+        pointer: the link destination exactly as written (``None`` for prose).
+        target: the store-relative POSIX path the pointer resolves to, or
+            ``None`` when it is remote, unsafe or not a local path.
+        title: link text (engramory, workspace) or the mm topic.
+        hook: text after the link (engramory), or the mm summary.
+        section: the ``##`` heading the entry sits under, if any.
+        kind: ``"link"``, ``"wikilink"``, ``"mm"``, ``"projection"``.
+        pointer_span: the span of the pointer text itself.
+    """
+
+    span: Span
+    pointer: str | None = None
+    target: str | None = None
+    title: str | None = None
+    hook: str | None = None
+    section: str | None = None
+    kind: str = "link"
+    pointer_span: Span | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Index:
+    """The store's ``MEMORY.md``.
+
+    Attributes:
+        path: ``"MEMORY.md"`` (the spelling found on disk).
+        text: decoded text (BOM removed, line endings as on disk).
+        size_bytes: raw on-disk size in bytes (a BOM counts).
+        line_count: lines by :func:`mmlint.textutil.count_lines`.
+        entries: entries in file order.
+        headings: ``(line, level, text)`` for every markdown heading.
+        header: dialect header metadata (mm ``> mm-*:`` lines, workspace fields).
+        prose: ``(line, text)`` of lines that are neither entries, headings nor
+            blank: content an index should not hold.
+        loose: ``(line, text)`` of every line a conversion must carry besides
+            the notes' own entries: prose, and pointer lines that credit no
+            note (remote links, dangling pointers, lines of several links).
+        layout: reader-specific record for byte-exact rewriting.
+    """
+
+    path: str
+    text: str = ""
+    size_bytes: int = 0
+    line_count: int = 0
+    entries: list[Entry] = field(default_factory=list)
+    headings: list[tuple[int, int, str]] = field(default_factory=list)
+    header: dict[str, str] = field(default_factory=dict)
+    prose: list[tuple[int, str]] = field(default_factory=list)
+    loose: list[tuple[int, str]] = field(default_factory=list)
+    bom: bool = False
+    newline: str = "\n"
+    layout: Any = None
+
+
+@dataclass
+class Problem:
+    """Something a reader could not read as the dialect says.
+
+    Readers never raise on bad input; they record a problem with a rule code
+    (see :mod:`mmlint.rules`) and carry on. ``code`` names the rule that
+    reports it; ``span`` points at the offending text.
+    """
+
+    code: str
+    message: str
+    span: Span
+    severity: str | None = None
+
+
+@dataclass
+class FileRecord:
+    """A file seen while walking the store.
+
+    ``kind`` is ``"index"``, ``"note"``, ``"aux"`` (kept verbatim: ledgers,
+    archives, READMEs, unknown files), ``"skipped"`` (in a folder that is not
+    walked), ``"symlink-escape"`` or ``"unreadable"``.
+    """
+
+    path: str
+    kind: str
+    size: int = 0
+    data: bytes | None = None
+    reason: str = ""
+
+
+@dataclass
+class Store:
+    """A memory store read by one dialect.
+
+    Attributes:
+        root: absolute path of the store root (as given, symlinks resolved).
+        dialect: ``"mm"``, ``"engramory"`` or ``"workspace"``.
+        profile: the engramory profile, else ``None``.
+        index: the index, or ``None`` when ``MEMORY.md`` is absent.
+        notes: notes in path order.
+        files: every file seen, keyed by POSIX relative path.
+        problems: reader findings (bad bytes, unparsable lines, unsafe paths).
+    """
+
+    root: str
+    dialect: str
+    profile: str | None = None
+    index: Index | None = None
+    notes: list[Note] = field(default_factory=list)
+    files: dict[str, FileRecord] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def note_at(self, path: str) -> Note | None:
+        """The note stored at ``path`` (POSIX, store-relative), or ``None``."""
+        cache = self.__dict__.get("_by_path")
+        if cache is None or len(cache) != len(self.notes):
+            cache = {n.path: n for n in self.notes}
+            self.__dict__["_by_path"] = cache
+        return cache.get(path)
+
+    def aux_files(self) -> dict[str, bytes]:
+        """Auxiliary files (kept verbatim), path -> bytes."""
+        return {p: r.data for p, r in sorted(self.files.items()) if r.kind == "aux" and r.data is not None}
+
+
+def semantic(store: Store, key: str = "slug") -> dict[str, Any]:
+    """The comparable content of a store: what a conversion must keep.
+
+    Returns ``{"notes": {<key>: {field: value, "extra": {...}, "body": str,
+    "category": [...]}}, "aux": {path: bytes}, "index_lines": [str]}`` where
+    ``<key>`` is the note's slug and ``index_lines`` are the index's loose
+    lines. Layout (quoting, key order, line endings) is not included.
+    """
+    notes: dict[str, Any] = {}
+    for n in store.notes:
+        d = n.fields()
+        d["extra"] = dict(n.extra)
+        d["body"] = n.body
+        d["category"] = list(n.category)
+        notes[getattr(n, key)] = d
+    loose = [text for _, text in store.index.loose] if store.index is not None else []
+    return {"notes": notes, "aux": store.aux_files(), "index_lines": loose}

@@ -1,0 +1,79 @@
+"""``--format text``: one line per diagnostic, a hint line, a summary.
+
+``path:line:column: CODE severity message`` (ruff's layout), then
+``  hint: ...`` when the rule has one, then one line per store naming its
+dialect and profile, then the totals. Coloured with rich on a terminal;
+plain (and rich never imported) when the stream is not a TTY or ``NO_COLOR``
+is set. Store text in messages is already quoted and escaped by the rules.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, TextIO
+
+from mmlint.api import display_path
+from mmlint.reporters import Reporter
+from mmlint.textutil import safe_path_text
+
+_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def lines(result: Any, cwd: str) -> list[tuple[str, str, str]]:
+    """``(kind, text, severity)`` rows; kind is ``diag``, ``hint``, ``store`` or
+    ``total``. A ``diag`` row's fields are separated by NUL (never present in
+    escaped store text) so colouring never re-parses the message."""
+    rows = []
+    items = []
+    for res in result.stores:
+        for d in res.diagnostics:
+            items.append((display_path(res.found.path, d.span, cwd), d))
+    items.sort(key=lambda t: (t[0], t[1].span.line, t[1].code, t[1].span.column))
+    for path, d in items:
+        rows.append(("diag", f"{safe_path_text(path)}:{d.span.line}:{d.span.column}:\x00{d.code}\x00{d.severity}\x00{d.message}", d.severity))
+        if d.hint:
+            rows.append(("hint", f"  hint: {d.hint}", d.severity))
+    for res in result.stores:
+        where = safe_path_text(os.path.relpath(res.found.path, cwd).replace(os.sep, "/"))
+        prof = f", profile {res.profile}" if res.profile else ""
+        e = sum(1 for d in res.diagnostics if d.severity == "error")
+        w = sum(1 for d in res.diagnostics if d.severity == "warning")
+        i = sum(1 for d in res.diagnostics if d.severity == "info")
+        rows.append(("store", f"{where}: {res.dialect}{prof}, {_plural(res.files, 'file')}: "
+                              f"{_plural(e, 'error')}, {_plural(w, 'warning')}, {i} info", ""))
+    c = result.counts()
+    if c["errors"] or c["warnings"] or c["infos"]:
+        rows.append(("total", f"Found {_plural(c['errors'], 'error')}, {_plural(c['warnings'], 'warning')} and {c['infos']} info in {_plural(c['files'], 'file')}.", ""))
+    else:
+        rows.append(("total", f"All checks passed ({_plural(c['files'], 'file')}).", ""))
+    return rows
+
+
+class TextReporter(Reporter):
+    """Human-readable output (see module docs)."""
+
+    def report(self, result: Any, stream: TextIO, cwd: str) -> None:
+        rows = lines(result, cwd)
+        color = hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
+        if not color:
+            for _, text, _ in rows:
+                stream.write(text.replace("\x00", " ") + "\n")
+            return
+        from rich.console import Console
+        from rich.markup import escape
+
+        console = Console(file=stream, highlight=False, soft_wrap=True)
+        for kind, text, sev in rows:
+            if kind == "diag":
+                loc, code, sevword, msg = text.split("\x00", 3)
+                console.print(f"[bold]{escape(loc)}[/] [magenta]{escape(code)}[/] [{_STYLE[sev]}]{sevword}[/] {escape(msg)}")
+            elif kind == "hint":
+                console.print(f"[dim]{escape(text)}[/]")
+            elif kind == "total":
+                console.print(f"[bold]{escape(text)}[/]")
+            else:
+                console.print(escape(text))

@@ -1,0 +1,270 @@
+"""Frontmatter rules: the ``key: value`` grammar, required keys and values
+(validated against the JSON Schemas in ``schemas/``), and the Why / How to
+apply body labels of engramory feedback and project notes."""
+
+from __future__ import annotations
+
+import re
+
+from mmlint.model import Span
+from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, reader_rule, rule
+
+_FM = ("engramory", "workspace")
+
+reader_rule("F100", "unclosed-frontmatter", ERROR, """
+    A note opens a ``---`` frontmatter block that never closes.
+
+    Why: every reader then treats the whole note as frontmatter or as body;
+    no field can be trusted. The closing fence must be ``---`` at column 0.
+    Bad: ``---`` / ``name: x`` / ``----``
+    Good: ``---`` / ``name: x`` / ``---``
+    """, dialects=_FM)
+reader_rule("F101", "malformed-line", ERROR, """
+    A frontmatter line is not ``key: value`` (a YAML list item, a block
+    scalar continuation, or text without a colon).
+
+    Why: the engramory grammar is one ``key: value`` per line; the reference
+    doctor and recall tools reject the line, and values that span lines are
+    read differently by YAML and by line-based readers.
+    Bad: ``tags:`` / ``  - a`` (a list), ``description: >-`` + continuation
+    Good: ``tags: a, b``; a one-line ``description``.
+    """, dialects=_FM)
+reader_rule("F102", "unclosed-quote", ERROR, """
+    A frontmatter value opens a quote that does not close at the end of the
+    line (or whose closing quote is escaped).
+
+    Why: line-based readers keep the stray quote in the value, YAML rejects
+    the whole block: Claude Code then sees no frontmatter at all.
+    Bad: ``name: "통과" 한마디``, ``description: "oops``
+    Good: ``name: '"통과" 한마디'`` or no leading quote.
+    """, dialects=_FM)
+reader_rule("F103", "malformed-quoted-value", ERROR, """
+    A quoted frontmatter value holds the same quote character unescaped.
+
+    Why: ``"a""`` is neither valid YAML nor a value the restricted grammar
+    can read unambiguously.
+    Bad: ``name: "a-note""``
+    Good: ``name: "a-note"``
+    """, dialects=_FM)
+reader_rule("F104", "invalid-yaml-value", ERROR, """
+    A frontmatter value that needs YAML (a list, a block scalar, a flow
+    collection) is not valid YAML, or is a YAML bomb (too many aliases, too
+    deeply nested).
+
+    Why: readers disagree on what the note says, and Claude Code drops the
+    frontmatter.
+    Bad: ``tags: [a, b``
+    Good: ``tags: [a, b]``
+    """, dialects=_FM)
+reader_rule("F105", "empty-key", ERROR, """
+    A frontmatter line has nothing before its colon.
+
+    Why: usually a typo that loses a field (``: feedback`` meant ``type: feedback``).
+    Bad: ``: feedback``
+    Good: ``type: feedback``
+    """, dialects=_FM)
+reader_rule("F106", "stray-indent", WARNING, """
+    An indented frontmatter line has no parent key above it.
+
+    Why: YAML rejects it; line-based readers read it as a top-level key.
+    Bad: ``name: x`` / ``  type: user``
+    Good: ``type: user`` at column 0, or under ``metadata:``.
+    """, dialects=_FM)
+reader_rule("F107", "duplicate-key", ERROR, """
+    A frontmatter key appears twice at the same level.
+
+    Why: readers keep different copies (the reference keeps the last, YAML
+    rejects the block), so the note's meaning depends on the tool.
+    Bad: ``type: feedback`` ... ``type: reference``
+    Good: one ``type:`` line.
+    """, dialects=_FM)
+reader_rule("F108", "key-at-two-levels", ERROR, """
+    A field is set both at top level and under ``metadata:``.
+
+    Why: Claude Code nests fields under ``metadata:``, the engramory doctor
+    reads both levels as one; with two values, tools disagree on the note's
+    type or dates. mmlint uses the top-level value.
+    Bad: ``type: reference`` and ``metadata:`` / ``  type: feedback``
+    Good: one ``type`` at one level.
+    """, dialects=_FM)
+
+
+def _schema_name(ctx: Context) -> str | None:
+    if ctx.store.dialect == "engramory":
+        return f"engramory-{ctx.store.profile or 'claude-code'}.note"
+    if ctx.store.dialect == "workspace":
+        return "workspace.note"
+    return None
+
+
+def _instance(ctx: Context, note) -> dict:
+    keymap = ctx.dialect.KEYMAP
+    inst = {}
+    for key, field in keymap.items():
+        value = getattr(note, field)
+        if value is None:
+            continue
+        if key == "scope" and value == "":
+            continue
+        if key == "tags" and ctx.store.dialect == "workspace":
+            item = note.layout.field_items.get("tags") if note.layout else None
+            value = item.value if item is not None and isinstance(item.value, str) else ", ".join(value)
+        inst[key] = value
+    return inst
+
+
+def _skip(note) -> bool:
+    lay = note.layout
+    return lay is None or getattr(lay, "fm", None) is None or lay.fm.close_raw is None or note.path.endswith("-history.md")
+
+
+@rule("F109", "missing-frontmatter", ERROR, dialects=("engramory",))
+def missing_frontmatter(ctx: Context):
+    """An engramory note has no ``---`` frontmatter block at its first line.
+
+    Why: without ``name``, ``description`` and ``type`` the note cannot be
+    typed, described in recall, or checked. A blank line before ``---`` also
+    counts as no frontmatter.
+    Bad: a note that starts with ``# Title``
+    Good: ``---`` / ``name: x`` / ``description: ...`` / ``type: reference`` / ``---``
+    """
+    for n in ctx.store.notes:
+        lay = n.layout
+        if getattr(lay, "fm", "x") is None and not n.path.endswith("-history.md") and n.path.split("/", 1)[0].lower() not in ("archive", "templates"):
+            first = n.body.lstrip("\n")[:3]
+            hint = "remove the blank line(s) before '---'" if first == "---" else "add name, description and type"
+            yield Finding(Span(n.path, 1, 1), "note has no frontmatter block", hint=hint)
+
+
+def _key_span(note, key: str, field: str) -> Span:
+    return note.spans.get(field) or Span(note.path, 1, 1)
+
+
+@rule("F111", "missing-required-key", ERROR, dialects=_FM)
+def missing_required_key(ctx: Context):
+    """A required frontmatter key is missing (schema ``required``).
+
+    Why: engramory needs ``name``, ``description`` and ``type``; the
+    upstream profile also ``created`` and ``updated``. Recall and typing
+    depend on them.
+    Bad: ``---`` / ``name: x`` / ``---``
+    Good: ``name``, ``description`` and ``type`` all present.
+    """
+    name = _schema_name(ctx)
+    if name is None:
+        return
+    from mmlint.validate import validate
+
+    for n in ctx.store.notes:
+        if _skip(n):
+            continue
+        for err in validate(name, _instance(ctx, n)):
+            if err.keyword == "required":
+                yield Finding(Span(n.path, 1, 1), f"{err.message} [{err.pointer}]")
+
+
+@rule("F112", "invalid-field-value", ERROR, dialects=_FM)
+def invalid_field_value(ctx: Context):
+    """A frontmatter value breaks its schema: a ``type`` outside
+    user/feedback/project/reference, a date that is not ``YYYY-MM-DD`` (ASCII
+    digits, a real calendar day), a blank ``name``/``description``, a scope
+    outside global/repo (upstream).
+
+    Why: tools file, filter and age notes by these values; a wrong one
+    silently misfiles the memory.
+    Bad: ``type: Reference``, ``created: 2026-02-30``, ``description: " "``
+    Good: ``type: reference``, ``created: 2026-02-28``
+    """
+    name = _schema_name(ctx)
+    if name is None:
+        return
+    from mmlint.validate import validate
+
+    rev = {k: v for k, v in ctx.dialect.KEYMAP.items()}
+    for n in ctx.store.notes:
+        if _skip(n):
+            continue
+        for err in validate(name, _instance(ctx, n)):
+            if err.keyword != "required":
+                yield Finding(_key_span(n, err.key, rev.get(err.key, err.key)), f"{err.message} [{err.pointer}]")
+
+
+#: Keys Claude Code itself writes; not "unknown" in the claude-code profile.
+CLAUDE_KEYS = {"metadata", "originSessionId", "node_type", "modified"}
+
+
+@rule("F113", "unknown-key", INFO, dialects=_FM)
+def unknown_key(ctx: Context):
+    """A frontmatter key that the dialect does not define.
+
+    Why: often a typo (``desciption:``) that leaves the real key missing;
+    otherwise extra data that other tools ignore. Claude Code's own keys
+    (``metadata``, ``originSessionId``, ``node_type``, ``modified``) and
+    mmlint carriers (``mmlint-*``) are not reported.
+    Bad: ``desciption: ...``
+    Good: ``description: ...``
+    """
+    for n in ctx.store.notes:
+        if _skip(n):
+            continue
+        for key in n.extra:
+            if key in CLAUDE_KEYS or key.startswith("mmlint-"):
+                continue
+            if ctx.store.dialect == "engramory" and ctx.store.profile != "claude-code" and key == "metadata":
+                pass
+            span = n.spans.get("extra:" + key) or Span(n.path, 1, 1)
+            yield Finding(span, f"unknown frontmatter key {key!r}")
+
+
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_WHY = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*why[ \t]*(?:\*\*|__)?[ \t]*[:：]", re.IGNORECASE)
+_HOW = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*how[ \t]+to[ \t]+apply[ \t]*(?:\*\*|__)?[ \t]*[:：]", re.IGNORECASE)
+_WHY_NEAR = re.compile(r"^[ \t#>*\-]*(?:\*\*|__)?[ \t]*why\b", re.IGNORECASE)
+_HOW_NEAR = re.compile(r"^[ \t#>*\-]*(?:\*\*|__)?[ \t]*how\b", re.IGNORECASE)
+
+
+def _labels(body: str) -> tuple[bool, bool, bool, bool]:
+    why = how = near_why = near_how = False
+    fence = None
+    for line in body.split("\n"):
+        m = _FENCE.match(line)
+        if m:
+            fence = None if fence == m.group(1) else (fence or m.group(1))
+            continue
+        if fence:
+            continue
+        if not why and _WHY.match(line):
+            why = True
+        elif not why and _WHY_NEAR.match(line):
+            near_why = True
+        if not how and _HOW.match(line):
+            how = True
+        elif not how and _HOW_NEAR.match(line):
+            near_how = True
+    return why, how, near_why, near_how
+
+
+@rule("F114", "missing-why-how", WARNING, dialects=("engramory",), profiles=("upstream", "claude-code"))
+def missing_why_how(ctx: Context):
+    """A feedback or project note lacks a ``Why:`` or ``How to apply:`` line
+    in its body.
+
+    Why: engramory's protocol asks each rule to carry its reason and its
+    application, so a later session can judge edge cases instead of
+    following the rule blindly. Labels inside code fences do not count;
+    ``**Why:**``, ``Why:``, ``## Why:``, ``1. Why:`` and a full-width ``：``
+    all do.
+    Bad: a feedback note that only says "use pnpm"
+    Good: ``**Why:** the lockfile is pnpm's`` / ``**How to apply:** run pnpm install``
+    """
+    for n in ctx.store.notes:
+        if n.type not in ("feedback", "project") or _skip(n):
+            continue
+        why, how, near_why, near_how = _labels(n.body)
+        span = n.spans.get("type") or Span(n.path, 1, 1)
+        if not why:
+            hint = "found a 'Why' label without the 'Why:' form: add a colon, e.g. **Why:**" if near_why else "add a '**Why:** ...' line"
+            yield Finding(span, f"{n.type} note has no 'Why:' line", hint=hint)
+        if not how:
+            hint = "found 'How' but not the full 'How to apply:' label" if near_how else "add a '**How to apply:** ...' line"
+            yield Finding(span, f"{n.type} note has no 'How to apply:' line", hint=hint)

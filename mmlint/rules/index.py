@@ -1,0 +1,184 @@
+"""Index rules: presence, size caps and shape of ``MEMORY.md``.
+
+Lines are counted as the specs do (``\\n`` count, plus one for an unterminated
+last line); bytes are raw on-disk bytes (a BOM counts). Caps come from the
+dialect and profile and can be overridden with ``Options.caps``.
+"""
+
+from __future__ import annotations
+
+from mmlint.model import Span
+from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule
+
+
+def index_caps(ctx: Context) -> dict[str, int | None]:
+    """Caps for the store's dialect and profile, with option overrides.
+
+    Keys: ``lines``, ``bytes`` (hard), ``soft_lines``, ``soft_bytes``.
+    """
+    caps = ctx.dialect.INDEX_CAPS
+    if ctx.store.profile and ctx.store.profile in caps:
+        caps = caps[ctx.store.profile]
+    out = {k: caps.get(k) for k in ("lines", "bytes", "soft_lines", "soft_bytes")}
+    for k in out:
+        if f"index_{k}" in ctx.options.caps:
+            out[k] = ctx.options.caps[f"index_{k}"]
+    return out
+
+
+def _last_line_span(path: str, lines: int) -> Span:
+    return Span(path, max(lines, 1), 1)
+
+
+@rule("I101", "missing-index", ERROR, dialects=("mm", "engramory"))
+def missing_index(ctx: Context):
+    """The store has notes but no ``MEMORY.md`` index.
+
+    Why: agents load the index at session start; without it no note is
+    reachable.
+    Bad: a folder of notes with no ``MEMORY.md``
+    Good: a ``MEMORY.md`` with one pointer per note.
+    """
+    store = ctx.store
+    if store.index is None and store.notes:
+        other = [p for p in store.files if p.lower() == "memory.md"]
+        hint = f"rename {other[0]!r} to 'MEMORY.md' (the name is case-sensitive)" if other else "create MEMORY.md with a pointer to each note"
+        yield Finding(Span("MEMORY.md", 1, 1), f"no MEMORY.md index, but {len(store.notes)} note(s)", hint=hint)
+
+
+@rule("I102", "index-line-cap", ERROR, dialects=("mm", "engramory"))
+def index_line_cap(ctx: Context):
+    """The index has more lines than the dialect's hard cap (200).
+
+    Why: agents load only the first 200 lines; every pointer past them is a
+    memory that silently stops being recalled. Writers refuse to grow an index
+    past the cap, so the next save fails too.
+    Bad: a 249-line ``MEMORY.md``
+    Good: consolidate entries, or move detail into notes, until it fits.
+    """
+    idx = ctx.store.index
+    caps = index_caps(ctx)
+    if idx is None or caps["lines"] is None:
+        return
+    if idx.line_count > caps["lines"]:
+        over = idx.line_count - caps["lines"]
+        yield Finding(Span(idx.path, caps["lines"] + 1, 1), f"index has {idx.line_count} lines, over the {caps['lines']}-line cap by {over}",
+                      hint="consolidate or remove entries; never truncate")
+
+
+@rule("I103", "index-byte-cap", ERROR, dialects=("mm", "engramory"))
+def index_byte_cap(ctx: Context):
+    """The index is larger in bytes than the dialect's hard cap.
+
+    Why: the caps are 25,600 bytes (mm, engramory) and 25,000 bytes for
+    Claude Code's load window; content past the cap is never loaded.
+    Bad: a 27,756-byte ``MEMORY.md``
+    Good: shorten hooks (move detail into the notes) until it fits.
+    """
+    idx = ctx.store.index
+    caps = index_caps(ctx)
+    if idx is None or caps["bytes"] is None:
+        return
+    if idx.size_bytes > caps["bytes"]:
+        line = _line_at_byte(idx.text, caps["bytes"], idx.bom)
+        yield Finding(Span(idx.path, line, 1), f"index is {idx.size_bytes} bytes, over the {caps['bytes']}-byte cap by {idx.size_bytes - caps['bytes']}",
+                      hint="shorten the longest entries first; never truncate")
+
+
+def _line_at_byte(text: str, limit: int, bom: bool) -> int:
+    used = 3 if bom else 0
+    for i, line in enumerate(text.split("\n"), start=1):
+        used += len(line.encode("utf-8", "surrogateescape")) + 1
+        if used > limit:
+            return i
+    return max(1, text.count("\n"))
+
+
+@rule("I104", "index-soft-cap", WARNING, dialects=("engramory",), profiles=("upstream",))
+def index_soft_cap(ctx: Context):
+    """The index passed the soft cap (150 lines or 20,480 bytes, upstream).
+
+    Why: upstream engramory warns here so that compaction starts before the
+    hard cap blocks writes.
+    Bad: a 162-line index
+    Good: plan a compaction pass now.
+    """
+    idx = ctx.store.index
+    caps = index_caps(ctx)
+    if idx is None:
+        return
+    hard_l, hard_b = caps["lines"] or 0, caps["bytes"] or 0
+    if caps["soft_lines"] and caps["soft_lines"] < idx.line_count <= hard_l:
+        yield Finding(Span(idx.path, caps["soft_lines"] + 1, 1), f"index has {idx.line_count} lines, past the {caps['soft_lines']}-line soft cap (hard cap {hard_l})")
+    if caps["soft_bytes"] and caps["soft_bytes"] < idx.size_bytes <= hard_b:
+        yield Finding(Span(idx.path, _line_at_byte(idx.text, caps["soft_bytes"], idx.bom), 1),
+                      f"index is {idx.size_bytes} bytes, past the {caps['soft_bytes']}-byte soft cap (hard cap {hard_b})")
+
+
+@rule("I105", "index-prose", INFO, dialects=("engramory",))
+def index_prose(ctx: Context):
+    """An index line is neither a pointer, a heading nor blank.
+
+    Why: the index is loaded whole every session; prose there is note content
+    leaking into the always-loaded budget (engramory SKILL §3).
+    Bad: ``- Always deploy from main, never from a branch`` in ``MEMORY.md``
+    Good: put the fact in a note and point at it.
+    """
+    idx = ctx.store.index
+    if idx is None:
+        return
+    for line, text in idx.prose:
+        stripped = text.strip()
+        if stripped.startswith(">") or stripped.startswith("<!--") or stripped.startswith("|") or stripped in ("---", "***"):
+            continue
+        yield Finding(Span(idx.path, line, 1), "index line holds content, not a pointer to a note")
+
+
+@rule("I106", "duplicate-pointer", INFO, dialects=("engramory",))
+def duplicate_pointer(ctx: Context):
+    """Several index entries point at the same note.
+
+    Why: each note should have one pointer; duplicates spend index budget
+    and drift apart when one is edited.
+    Bad: ``- [A](a.md)`` twice
+    Good: one entry per note.
+    """
+    idx = ctx.store.index
+    if idx is None:
+        return
+    first: dict[str, int] = {}
+    for e in idx.entries:
+        if e.kind != "link" or e.target is None:
+            continue
+        if e.target in first:
+            yield Finding(e.pointer_span or e.span, f"{e.target!r} is already pointed at on line {first[e.target]}")
+        else:
+            first[e.target] = e.span.line
+
+
+@rule("I107", "stale-projection", WARNING, dialects=("workspace",))
+def stale_projection(ctx: Context):
+    """The workspace ``MEMORY.md`` does not list exactly the notes on disk.
+
+    Why: the plugin regenerates the index from the notes; a note missing from
+    it (or an entry whose note is gone) means the index was edited by hand or
+    is out of date, and ``memory_recall`` shows the agent a wrong list.
+    Bad: a note ``项目约定/x.md`` absent from the index
+    Good: let the plugin rebuild the index (``mmlint check --fix`` later), or
+    delete ``MEMORY.md`` so the next save regenerates it.
+    """
+    store = ctx.store
+    idx = store.index
+    if idx is None:
+        if store.notes:
+            yield Finding(Span("MEMORY.md", 1, 1), f"no MEMORY.md projection for {len(store.notes)} note(s)",
+                          hint="the next memory_save rebuilds it")
+        return
+    listed = {e.target: e for e in idx.entries if e.target}
+    paths = {n.path for n in store.notes}
+    for n in store.notes:
+        if n.path not in listed:
+            yield Finding(Span(idx.path, 1, 1), f"note {n.path!r} is missing from the index")
+    for target, e in listed.items():
+        if target not in paths:
+            yield Finding(e.pointer_span or e.span, f"index lists {target!r}, which is not a note in the store")

@@ -1,0 +1,191 @@
+"""Naming rules: slugs, file names, categories and collisions between names."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from mmlint.model import Span
+from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule
+from mmlint.textutil import echo
+
+_RECALL_SLUG = re.compile(r"^[a-z0-9-]+\.md\Z")
+_TYPES = ("feedback", "project", "reference", "user")
+
+
+@rule("N101", "invalid-slug", ERROR, dialects=("engramory",), profiles=("recall-v1",))
+def invalid_slug(ctx: Context):
+    """A recall-v1 note file name is not lower-case letters, digits and
+    hyphens (``[a-z0-9-]+\\.md``, seed spec §2).
+
+    Why: recall-v1 tools derive the note's type and slug from the name.
+    Bad: ``Feedback_Use_PNPM.md``
+    Good: ``feedback-use-pnpm.md``
+    """
+    for n in ctx.store.notes:
+        name = n.path.rsplit("/", 1)[-1]
+        if n.path.endswith("-history.md"):
+            continue
+        if not _RECALL_SLUG.match(name):
+            yield Finding(Span(n.path, 1, 1), f"file name {echo(name)} is not [a-z0-9-]+.md")
+
+
+@rule("N102", "type-prefix-mismatch", ERROR, dialects=("engramory",), profiles=("recall-v1",))
+def type_prefix_mismatch(ctx: Context):
+    """A recall-v1 note's file-name prefix differs from its ``type``
+    (``<type>-<slug>.md``, seed spec "与上游规范的差异").
+
+    Why: tools file the note under the type its name claims.
+    Bad: ``project-x.md`` with ``type: feedback``
+    Good: ``feedback-x.md`` with ``type: feedback``
+    """
+    for n in ctx.store.notes:
+        name = n.path.rsplit("/", 1)[-1]
+        if n.path.endswith("-history.md") or n.type is None:
+            continue
+        prefix = name.split("-", 1)[0]
+        if prefix != n.type:
+            span = n.spans.get("type") or Span(n.path, 1, 1)
+            yield Finding(span, f"file name starts with {echo(prefix)} but type is {echo(n.type)}",
+                          hint=f"rename to {n.type}-{name.split('-', 1)[-1] if '-' in name else name}")
+
+
+def _norm_slug(s: str) -> str:
+    return s.lower().replace("_", "-").replace(" ", "-")
+
+
+@rule("N103", "name-slug-mismatch", INFO, dialects=("engramory",))
+def name_slug_mismatch(ctx: Context):
+    """A note's ``name:`` differs from its file name beyond the tolerated
+    differences (case, ``_`` vs ``-``, a type prefix matching ``type``).
+
+    Why: wikilinks and tools that key notes by name will not find the file.
+    Bad: ``name: deploy-rules`` in ``project_release_train.md``
+    Good: ``name: release-train`` in ``project_release_train.md``
+    """
+    for n in ctx.store.notes:
+        if n.name is None or n.path.endswith("-history.md"):
+            continue
+        slug = _norm_slug(n.slug)
+        name = _norm_slug(n.name.strip())
+        if slug == name:
+            continue
+        prefix = (n.type or "") + "-"
+        if n.type in _TYPES and slug.startswith(prefix) and slug[len(prefix):] == name:
+            continue
+        if ctx.store.profile == "claude-code" and any(slug.startswith(t + "-") and slug[len(t) + 1:] == name for t in _TYPES):
+            continue
+        yield Finding(n.spans.get("name") or Span(n.path, 1, 1), f"name {echo(n.name)} does not match the file name {echo(n.slug)}")
+
+
+@rule("N104", "unsafe-segment", ERROR, dialects=("workspace",))
+def unsafe_segment(ctx: Context):
+    """A folder or file name in a workspace store breaks the plugin's segment
+    rules: ``..``/``.``, separators, ``\\ / : * ? " < > |``, control
+    characters, reserved device names (``CON``, ``NUL``, ``COM1`` ...), a
+    trailing dot or space, or more than 64 characters.
+
+    Why: the store must open on every OS; such names fail on Windows or are
+    refused by ``memory_save``/``memory_forget``.
+    Bad: ``项目约定/CON.md``, ``notes./a.md``
+    Good: ``项目约定/控制台.md``
+    """
+    from mmlint.dialects.workspace import segment_problem
+
+    for n in ctx.store.notes:
+        parts = n.path.split("/")
+        for i, seg in enumerate(parts):
+            check = seg[:-3] if i == len(parts) - 1 and seg.endswith(".md") else seg
+            why = segment_problem(check)
+            if why:
+                yield Finding(Span(n.path, 1, 1), f"path segment {echo(check)} {why}")
+
+
+@rule("N105", "category-too-deep", ERROR, dialects=("workspace",))
+def category_too_deep(ctx: Context):
+    """A workspace note sits more than 3 category folders deep.
+
+    Why: the plugin caps ``category`` at 3 levels; deeper notes cannot be
+    saved or recalled by category.
+    Bad: ``a/b/c/d/note.md``
+    Good: ``a/b/c/note.md``
+    """
+    for n in ctx.store.notes:
+        if len(n.category) > 3:
+            yield Finding(Span(n.path, 1, 1), f"note is {len(n.category)} folders deep (at most 3)")
+
+
+@rule("N106", "name-collision", ERROR)
+def name_collision(ctx: Context):
+    """Two files whose paths differ only in case or Unicode normalisation
+    (NFC/NFD).
+
+    Why: on macOS and Windows file systems they are the same file; a clone
+    there silently keeps only one of the two memories.
+    Bad: ``foo.md`` and ``FOO.md``; ``café.md`` (NFC) and ``café.md`` (NFD)
+    Good: one file per memory, named once.
+    """
+    seen: dict[str, str] = {}
+    for path in ctx.store.files:
+        key = unicodedata.normalize("NFC", path).casefold()
+        if key in seen:
+            how = "case" if unicodedata.normalize("NFC", path) == unicodedata.normalize("NFC", seen[key]) or path.lower() == seen[key].lower() else "Unicode normalisation"
+            if path.casefold() == seen[key].casefold() and path != seen[key]:
+                how = "case"
+            yield Finding(Span(path, 1, 1), f"{echo(path)} and {echo(seen[key])} differ only in {how}: they collide on case-insensitive file systems")
+        else:
+            seen[key] = path
+
+
+@rule("N107", "duplicate-slug", ERROR, dialects=("engramory",))
+def duplicate_slug(ctx: Context):
+    """Two notes in different folders have the same file name.
+
+    Why: engramory keys notes by file name; wikilinks and tools reach only
+    one of them.
+    Bad: ``sub1/dup.md`` and ``sub2/dup.md``
+    Good: one of them renamed.
+    """
+    seen: dict[str, str] = {}
+    for n in ctx.store.notes:
+        base = n.path.rsplit("/", 1)[-1]
+        if base in seen:
+            yield Finding(Span(n.path, 1, 1), f"note file name {echo(base)} is also used by {echo(seen[base])}")
+        else:
+            seen[base] = n.path
+
+
+@rule("N108", "nested-note", WARNING, dialects=("engramory",))
+def nested_note(ctx: Context):
+    """An engramory note sits in a sub-folder.
+
+    Why: the active engramory store is flat (types are a frontmatter field,
+    not folders); tools that list the root miss nested notes.
+    Bad: ``feedback/use-pnpm.md``
+    Good: ``feedback_use-pnpm.md`` at the root, ``type: feedback``.
+    """
+    for n in ctx.store.notes:
+        if "/" in n.path:
+            yield Finding(Span(n.path, 1, 1), f"note is in the sub-folder {echo(n.path.rsplit('/', 1)[0] + '/')}; the store is flat")
+
+
+@rule("N109", "non-note-file", INFO, dialects=("engramory", "mm"))
+def non_note_file(ctx: Context):
+    """A file in the store is not a note (``.txt``, ``.json``, ``.markdown``...).
+
+    Why: it is invisible to the memory tools: if it holds a memory, that
+    memory is never recalled. Ledgers (``.engramory-*.jsonl``) and
+    ``archive/``/``templates/`` are expected and not reported.
+    Bad: ``notes.txt`` with a fact in it
+    Good: move the fact into a note.
+    """
+    for path, rec in ctx.store.files.items():
+        if rec.kind != "aux":
+            continue
+        name = path.rsplit("/", 1)[-1]
+        top = path.split("/", 1)[0].lower() if "/" in path else ""
+        if top in ("archive", "templates") or re.match(r"^\.engramory-[a-z0-9-]+\.(jsonl|json)$", name):
+            continue
+        if ctx.store.dialect == "mm" and not path.startswith("memories/"):
+            continue
+        yield Finding(Span(path, 1, 1), f"{echo(name)} is not a note; memory tools do not read it")

@@ -1,0 +1,295 @@
+"""Pointer rules: index entries that lead nowhere, out of the store, or to
+the wrong kind of file; notes no entry leads to; wikilinks between notes.
+
+Pointers are read with markdown-it (code spans, fences and HTML comments
+hold no pointers). Every check here is linear in the store's size: note
+lookups go through dictionaries built once per run.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+
+from mmlint.model import Span
+from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule
+from mmlint.textutil import echo
+from mmlint.walk import inside
+
+_SKIP_TOP = ("archive", "templates")
+
+
+def _entries(ctx: Context, kind: str = "link"):
+    idx = ctx.store.index
+    if idx is None:
+        return []
+    return [e for e in idx.entries if e.kind == kind]
+
+
+def _file_kinds(ctx: Context) -> dict[str, str]:
+    return {p: r.kind for p, r in ctx.store.files.items()}
+
+
+def _folded(ctx: Context) -> dict[str, str]:
+    cache = ctx.cache.get("folded_paths")
+    if cache is None:
+        cache = {}
+        for p in ctx.store.files:
+            cache.setdefault(unicodedata.normalize("NFC", p).casefold(), p)
+        ctx.cache["folded_paths"] = cache
+    return cache
+
+
+@rule("P101", "dangling-pointer", ERROR, dialects=("mm", "engramory"))
+def dangling_pointer(ctx: Context):
+    """An index entry points at a file that is not in the store.
+
+    Why: the agent follows the pointer and finds nothing; the memory the
+    entry promises is lost.
+    Bad: ``- [Deploy](project_deploy.md)`` with no ``project_deploy.md``
+    Good: the note exists, or the entry is removed.
+    """
+    kinds = _file_kinds(ctx)
+    root = ctx.store.root
+    for e in _entries(ctx, "mm" if ctx.store.dialect == "mm" else "link"):
+        if e.target is None or e.data.get("resolution", "local") != "local":
+            continue
+        if e.target in kinds and kinds[e.target] not in ("symlink-escape", "unreadable"):
+            continue
+        if e.target in kinds:
+            continue  # reported by S101/S102
+        full = os.path.join(root, e.target)
+        if os.path.isdir(full):
+            if ctx.store.dialect == "engramory":
+                continue  # P108 reports links to folders
+            msg = f"entry points at {echo(e.target)}, which is a folder, not a note"
+        else:
+            msg = f"no note at {echo(e.target)}"
+        hint = "create the note or remove the entry"
+        near = _folded(ctx).get(unicodedata.normalize("NFC", e.target).casefold())
+        if near:
+            hint = f"the file is {echo(near)}: names differ only in case or Unicode normalisation, which breaks on case-sensitive file systems"
+        yield Finding(e.pointer_span or e.span, msg, hint=hint)
+
+
+@rule("P102", "pointer-escapes-root", ERROR, dialects=("engramory",))
+def pointer_escapes_root(ctx: Context):
+    """An index pointer leads out of the store root (``../x.md``, or a path
+    through a symlink that resolves outside).
+
+    Why: the store stops being self-contained, and following the pointer
+    reads a file the store does not own.
+    Bad: ``- [Spec](../docs/spec.md)``
+    Good: copy the fact into a note inside the store.
+    """
+    root = ctx.store.root
+    for e in _entries(ctx):
+        res = e.data.get("resolution")
+        if res == "escape":
+            yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} escapes the store root")
+        elif res == "local" and e.target is not None:
+            full = os.path.join(root, e.target)
+            if os.path.lexists(full) and not inside(root, os.path.realpath(full)):
+                yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} resolves outside the store root through a symlink")
+
+
+@rule("P103", "non-remote-scheme", ERROR, dialects=("engramory",))
+def non_remote_scheme(ctx: Context):
+    """An index pointer uses a URL scheme that is not a remote one
+    (``file://``, ``s3://``, ``sftp://`` ...).
+
+    Why: only http(s), ftp(s), ssh, git+*:// and mailto: are treated as
+    external; other schemes name local or private resources the store must
+    not point into.
+    Bad: ``- [Secret](file:///C:/outside/secret.md)``
+    Good: ``- [Spec](https://example.com/spec.md)`` or a note in the store.
+    """
+    for e in _entries(ctx):
+        if e.data.get("resolution") == "scheme":
+            yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} uses a non-remote URL scheme")
+
+
+@rule("P104", "absolute-pointer", ERROR, dialects=("engramory",))
+def absolute_pointer(ctx: Context):
+    """An index pointer is an absolute path (``/…``, ``C:…``, ``~/…``).
+
+    Why: the store stops being portable: the pointer breaks on every other
+    machine and in every clone, even when it names a file inside the store.
+    Bad: ``- [A](/home/user/.claude/memory/a.md)``
+    Good: ``- [A](a.md)``
+    """
+    for e in _entries(ctx):
+        if e.data.get("resolution") == "absolute":
+            yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} is an absolute path",
+                          hint="use a path relative to the store root")
+
+
+@rule("P105", "backslash-pointer", ERROR, dialects=("engramory",))
+def backslash_pointer(ctx: Context):
+    """An index pointer uses backslashes as path separators.
+
+    Why: markdown links use ``/``; a backslash is a separator only on
+    Windows, so the pointer resolves differently per machine.
+    Bad: ``- [A](sub\\a.md)``
+    Good: ``- [A](sub/a.md)``
+    """
+    for e in _entries(ctx):
+        if e.data.get("resolution") == "backslash":
+            yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} contains a backslash")
+
+
+def _links_between_notes(ctx: Context) -> tuple[dict[str, set[str]], list[tuple[object, object, str | None]]]:
+    """Which notes are linked from other notes' bodies, and every wikilink
+    with its resolution. Built once per run; linear in the store size."""
+    cached = ctx.cache.get("note_links")
+    if cached is not None:
+        return cached
+    from mmlint import markdown
+
+    notes = ctx.store.notes
+    by_stem: dict[str, str] = {}
+    by_fold: dict[str, str] = {}
+    by_name: dict[str, str] = {}
+    for n in notes:
+        stem = n.path.rsplit("/", 1)[-1][:-3]
+        by_stem.setdefault(stem, n.path)
+        by_fold.setdefault(stem.casefold().replace("_", "-"), n.path)
+        if n.name:
+            by_name.setdefault(n.name.strip().casefold().replace("_", "-").replace(" ", "-"), n.path)
+    linked: dict[str, set[str]] = {}
+    wikis = []
+    for n in notes:
+        body = n.body
+        if "[" not in body:
+            continue
+        offset = ctx.dialect.body_line_offset(n) if hasattr(ctx.dialect, "body_line_offset") else _body_offset(n)
+        for link in markdown.body_links(body):
+            if link.kind == "wikilink":
+                target = link.dest.split("|", 1)[0].split("#", 1)[0].strip()
+                if not target:
+                    continue
+                stem = target[:-3] if target.lower().endswith(".md") else target
+                hit = by_stem.get(stem) or by_fold.get(stem.casefold().replace("_", "-")) or \
+                    by_name.get(stem.casefold().replace("_", "-").replace(" ", "-"))
+                if "/" in stem and hit is None and (stem + ".md") in ctx.store.files:
+                    hit = stem + ".md"
+                wikis.append((n, link, hit, offset))
+                if hit and hit != n.path:
+                    linked.setdefault(hit, set()).add(n.path)
+            else:
+                from mmlint.dialects.engramory import resolve_pointer
+
+                target, kind = resolve_pointer(link.dest)
+                if kind == "local" and target is not None:
+                    base = n.path.rsplit("/", 1)[0] + "/" if "/" in n.path else ""
+                    import posixpath
+
+                    full = posixpath.normpath(base + target)
+                    if full != n.path and full in ctx.store.files:
+                        linked.setdefault(full, set()).add(n.path)
+    ctx.cache["note_links"] = (linked, wikis)
+    return linked, wikis
+
+
+def _body_offset(note) -> int:
+    """Lines before the body in the note file (frontmatter and one blank line)."""
+    lay = note.layout
+    head = getattr(lay, "head", None)
+    if head is None and isinstance(lay, dict) and lay.get("note") is not None:
+        head = lay["note"].header_raw
+    if not head:
+        return 0
+    lead = 1 if getattr(lay, "lead_blank", False) else 0
+    return head.count("\n") + lead
+
+
+@rule("P106", "orphan-note", ERROR, dialects=("engramory",))
+def orphan_note(ctx: Context):
+    """A note that no index entry points at and no other note links to.
+
+    Why: agents reach notes through the index; an orphan is never recalled.
+    Bad: ``feedback_x.md`` with no ``- [..](feedback_x.md)`` line
+    Good: add a pointer to ``MEMORY.md``, or delete the note.
+    """
+    if ctx.store.index is None:
+        return
+    pointed = {e.target for e in ctx.store.index.entries if e.target}
+    linked, _ = _links_between_notes(ctx)
+    for n in ctx.store.notes:
+        if n.path in pointed:
+            continue
+        if n.path in linked:
+            continue
+        yield Finding(Span(n.path, 1, 1), "orphan note: not in the index and no other note links to it",
+                      hint="add a pointer line to MEMORY.md or delete the note")
+
+
+@rule("P107", "pointer-into-archive", INFO, dialects=("engramory",))
+def pointer_into_archive(ctx: Context):
+    """An index pointer leads into ``archive/`` or ``templates/``.
+
+    Why: those folders are outside the note graph (upstream engramory); the
+    pointer is fine for a folded-archive index but credits no live note.
+    Bad: ``- [Old](archive/old.md)`` standing for a live note
+    Good: point at the live note; keep archive pointers for archive indexes.
+    """
+    kinds = _file_kinds(ctx)
+    for e in _entries(ctx):
+        if e.target and e.target.split("/", 1)[0].lower() in _SKIP_TOP and "/" in e.target and e.target in kinds:
+            yield Finding(e.pointer_span or e.span, f"pointer leads into {e.target.split('/', 1)[0]}/ (outside the note graph)")
+
+
+@rule("P108", "pointer-not-note", WARNING, dialects=("engramory",))
+def pointer_not_note(ctx: Context):
+    """A local index pointer leads to something that is not a markdown note
+    (a folder, a ``.json`` or ``.txt`` file, a file with no extension).
+
+    Why: the index should point at notes; other targets are not loaded as
+    memories and are not schema-checked.
+    Bad: ``- [agents](agents/)`` or ``- [state](state.json)``
+    Good: point at a ``.md`` note that describes the resource.
+    """
+    root = ctx.store.root
+    for e in _entries(ctx):
+        if e.data.get("resolution") != "local" or e.target is None:
+            continue
+        if e.target.lower().endswith(".md"):
+            continue
+        full = os.path.join(root, e.target)
+        what = "a folder" if os.path.isdir(full) else ("a non-markdown file" if os.path.exists(full) else "a non-markdown path")
+        yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} leads to {what}, not a note")
+
+
+@rule("P109", "dangling-wikilink", INFO, dialects=("engramory",))
+def dangling_wikilink(ctx: Context):
+    """A ``[[wikilink]]`` in a note names no note in the store.
+
+    Why: forward references are allowed, but a typo looks the same; this
+    lists them. Wikilinks resolve by file stem, then ignoring case and
+    ``-``/``_``, then by the notes' ``name:`` values.
+    Bad: ``[[deploy-notes]]`` with no such note
+    Good: ``[[deploy_notes]]`` naming ``deploy_notes.md``.
+    """
+    _, wikis = _links_between_notes(ctx)
+    for n, link, hit, offset in wikis:
+        if hit is None:
+            yield Finding(Span(n.path, link.line + offset, link.column), f"[[{echo(link.dest)[1:-1]}]] names no note in the store")
+
+
+@rule("P110", "linked-only-note", INFO, dialects=("engramory",))
+def linked_only_note(ctx: Context):
+    """A note is reached only through links from other notes, not from the
+    index.
+
+    Why: the agent finds it only after opening a note that links to it.
+    Bad: ``b.md`` linked as ``[[b]]`` from ``a.md`` but absent from the index
+    Good: add ``b.md`` to the index if it should be recalled directly.
+    """
+    if ctx.store.index is None:
+        return
+    pointed = {e.target for e in ctx.store.index.entries if e.target}
+    linked, _ = _links_between_notes(ctx)
+    for n in ctx.store.notes:
+        if n.path not in pointed and n.path in linked:
+            src = sorted(linked[n.path])
+            yield Finding(Span(n.path, 1, 1), f"reached only from other notes ({', '.join(src[:3])}{' ...' if len(src) > 3 else ''}), not from the index")

@@ -1,0 +1,142 @@
+"""Byte and text helpers shared by every dialect.
+
+Units are explicit everywhere: *bytes* are raw on-disk bytes (a BOM counts),
+*characters* are Unicode code points, *lines* follow the rule shared by the mm
+spec (§1) and the engramory tools: the number of ``\\n`` characters, plus one
+when the text is non-empty and does not end in ``\\n``. ``\\r``, U+2028, NEL and
+friends never count as line breaks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BOM = "\ufeff"
+BOM_BYTES = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """A file's text and how it was encoded.
+
+    Attributes:
+        text: the decoded text without the BOM. Invalid UTF-8 bytes are kept as
+            lone surrogates (``surrogateescape``), so :func:`encode` gives back
+            the exact bytes.
+        bom: True when the file began with a UTF-8 BOM.
+        newline: ``"\\n"``, ``"\\r\\n"``, ``"\\r"``, ``"mixed"`` or ``""`` (no line break).
+        bad_bytes: number of bytes that are not valid UTF-8.
+        nul: True when the text holds a NUL character.
+    """
+
+    text: str
+    bom: bool
+    newline: str
+    bad_bytes: int
+    nul: bool
+
+
+def decode(data: bytes) -> Decoded:
+    """Decode raw file bytes losslessly.
+
+    Never raises: invalid UTF-8 survives as surrogate escapes and is counted in
+    :attr:`Decoded.bad_bytes`.
+    """
+    bom = data.startswith(BOM_BYTES)
+    if bom:
+        data = data[3:]
+    text = data.decode("utf-8", "surrogateescape")
+    bad = 0
+    if not text.isascii():
+        bad = sum(1 for ch in text if "\udc80" <= ch <= "\udcff")
+    return Decoded(text, bom, newline_style(text), bad, "\x00" in text)
+
+
+def encode(text: str, bom: bool = False) -> bytes:
+    """Encode text decoded by :func:`decode` back to the identical bytes."""
+    data = text.encode("utf-8", "surrogateescape")
+    return BOM_BYTES + data if bom else data
+
+
+def newline_style(text: str) -> str:
+    """Return the line-break style of ``text`` (see :class:`Decoded`)."""
+    crlf = text.count("\r\n")
+    lf = text.count("\n") - crlf
+    cr = text.count("\r") - crlf
+    kinds = [k for k, n in (("\r\n", crlf), ("\n", lf), ("\r", cr)) if n]
+    if not kinds:
+        return ""
+    return kinds[0] if len(kinds) == 1 else "mixed"
+
+
+def count_lines(text: str) -> int:
+    """Lines as the mm spec §1 and the engramory tools count them.
+
+    ``""`` -> 0, ``"a"`` -> 1, ``"a\\n"`` -> 1, ``"a\\nb"`` -> 2, ``"\\n\\n"`` -> 2.
+    """
+    if not text:
+        return 0
+    n = text.count("\n")
+    return n if text.endswith("\n") else n + 1
+
+
+def utf8_len(text: str) -> int:
+    """UTF-8 length in bytes of text produced by :func:`decode`."""
+    return len(text.encode("utf-8", "surrogateescape"))
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on ``\\n`` only, keeping each line's ``\\r`` (if any).
+
+    ``"a\\r\\nb"`` -> ``["a\\r", "b"]``; a trailing ``\\n`` gives a final ``""``.
+    """
+    return text.split("\n")
+
+
+def to_lf(text: str) -> str:
+    """Normalise CRLF and lone CR to LF."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def apply_newline(text: str, newline: str) -> str:
+    """Turn LF text into the given style (``mixed`` and ``""`` leave LF)."""
+    if newline in ("\r\n", "\r"):
+        return text.replace("\n", newline)
+    return text
+
+
+_ECHO_MAX = 80
+
+
+def echo(value: str, limit: int = _ECHO_MAX) -> str:
+    """Quote untrusted store text for a message: bounded and escaped.
+
+    Control characters, newlines and surrogate-escaped bytes are shown as
+    escapes, so a hostile file name can never forge an output line. Text
+    longer than ``limit`` code points is cut and marked with ``...``.
+    """
+    cut = value[:limit]
+    out = []
+    for ch in cut:
+        o = ord(ch)
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == "'":
+            out.append("\\'")
+        elif o < 0x20 or o == 0x7F or 0x80 <= o < 0xA0 or o in (0x2028, 0x2029):
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch, f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"))
+        elif 0xDC80 <= o <= 0xDCFF:
+            out.append(f"\\x{o - 0xDC00:02x}")
+        else:
+            out.append(ch)
+    tail = "..." if len(value) > limit else ""
+    return "'" + "".join(out) + tail + "'"
+
+
+def safe_path_text(path: str) -> str:
+    """A path for display: escapes control characters but keeps it unquoted."""
+    if path.isprintable() and not any(0xDC80 <= ord(c) <= 0xDCFF for c in path):
+        return path
+    return echo(path, 10_000)[1:-1]

@@ -1,0 +1,97 @@
+"""JSON Schema validation with one compiled validator per schema.
+
+Schemas live in ``schemas/`` (installed as the package ``mmlint.schemas``),
+draft 2020-12. jsonschema is imported on first use only. Each error comes back
+as a :class:`SchemaError` naming the JSON pointer and the top-level key, so a
+rule can place it at the key's line and column.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SchemaError:
+    """One violation: ``pointer`` (``/created``), ``key`` (first pointer
+    segment, ``""`` for the whole document), ``keyword`` (``required``,
+    ``enum``, ``pattern``, ``format``, ``type`` ...), human ``message``."""
+
+    pointer: str
+    key: str
+    keyword: str
+    message: str
+
+
+def schema_names() -> list[str]:
+    """Names of the bundled schemas (file names without ``.json``)."""
+    files = resources.files("mmlint.schemas")
+    return sorted(p.name[:-5] for p in files.iterdir() if p.name.endswith(".json"))
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str) -> dict[str, Any]:
+    """The schema document ``name`` (e.g. ``engramory-upstream.note``).
+
+    Raises:
+        KeyError: no such schema (the message lists the known names).
+    """
+    path = resources.files("mmlint.schemas") / f"{name}.json"
+    if not path.is_file():
+        raise KeyError(f"unknown schema {name!r}; known schemas: {', '.join(schema_names())}")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str) -> Any:
+    from jsonschema import Draft202012Validator, FormatChecker
+
+    return Draft202012Validator(load_schema(name), format_checker=FormatChecker())
+
+
+def validate(name: str, instance: dict[str, Any]) -> list[SchemaError]:
+    """Validate ``instance`` against schema ``name``; errors sorted by pointer."""
+    out = []
+    for err in _validator(name).iter_errors(instance):
+        path = list(err.absolute_path)
+        if err.validator == "required":
+            missing = err.message.split("'")[1] if "'" in err.message else ""
+            out.append(SchemaError("/" + missing, missing, "required", f"frontmatter lacks required key {missing!r}"))
+            continue
+        key = str(path[0]) if path else ""
+        pointer = "/" + "/".join(str(p) for p in path)
+        out.append(SchemaError(pointer, key, str(err.validator), _message(key, err)))
+    out.sort(key=lambda e: (e.pointer, e.keyword))
+    return out
+
+
+def _message(key: str, err: Any) -> str:
+    from mmlint.textutil import echo
+
+    value = err.instance
+    shown = echo(value) if isinstance(value, str) else repr(value)[:80]
+    kw = err.validator
+    if kw == "enum":
+        opts = ", ".join(str(v) for v in err.validator_value)
+        return f"{key!r} must be one of {opts}; got {shown}"
+    if kw == "pattern":
+        if err.validator_value == "\\S":
+            return f"{key!r} is blank"
+        if "T[0-9]{2}" in str(err.validator_value) and "([T ]" not in str(err.validator_value):
+            return f"{key!r} is not an ISO-8601 date-time (YYYY-MM-DDTHH:MM:SS.sssZ): {shown}"
+        if str(err.validator_value).startswith("^[0-9]{4}-[0-9]{2}-[0-9]{2}"):
+            return f"{key!r} is not a valid YYYY-MM-DD date: {shown}"
+        return f"{key!r} does not match {err.validator_value}: {shown}"
+    if kw == "format":
+        return f"{key!r} is not a real calendar date: {shown}"
+    if kw == "type":
+        return f"{key!r} must be a {err.validator_value}, got {type(value).__name__}"
+    if kw == "maxLength":
+        return f"{key!r} is {len(value)} characters long (at most {err.validator_value})"
+    if kw == "minLength":
+        return f"{key!r} is empty"
+    return f"{key!r}: {err.message[:160]}"
