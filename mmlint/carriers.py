@@ -21,10 +21,14 @@ from typing import Any
 from mmlint.model import NOTE_FIELDS
 
 PREFIX = "mmlint-"
+#: Auxiliary file that carries index lines a regenerated index cannot hold
+#: (workspace), one line per line, in order.
+INDEX_LINES_FILE = ".mmlint-index-lines.txt"
 EXTRA_PREFIX = "mmlint-extra-"
 
-#: Field -> carrier key (``category`` is carried as ``a/b`` text).
-FIELD_KEYS = {f: PREFIX + f.replace("_", "-") for f in NOTE_FIELDS + ("category",)}
+#: Field -> carrier key (``category`` is carried as ``a/b`` text; ``slug`` holds
+#: the original slug when the target had to map it, see :func:`ascii_slug`).
+FIELD_KEYS = {f: PREFIX + f.replace("_", "-") for f in NOTE_FIELDS + ("category", "slug")}
 KEY_FIELDS = {v: k for k, v in FIELD_KEYS.items()}
 
 
@@ -34,6 +38,15 @@ def encode_value(value: Any) -> str:
             and value == value.strip():
         return value
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def frontmatter_safe(text: str) -> str:
+    """Make an encoded carrier value writable as a quoted frontmatter value:
+    inside JSON text a ``'`` may be spelled ``\\u0027``, which lets the value
+    be single-quoted whatever else it holds."""
+    if text[:1] in ('"', "[", "{") and "'" in text:
+        return text.replace("'", "\\u0027")
+    return text
 
 
 def decode_value(text: str) -> Any:
@@ -68,3 +81,15 @@ def restore(key: str, value: Any) -> tuple[str, str, Any] | None:
     if field is None:
         return None
     return "field", field, decode_value(value) if isinstance(value, str) else value
+
+
+def ascii_slug(slug: str) -> str:
+    """A deterministic, reversible ASCII form of ``slug`` for dialects whose
+    keys are ASCII (mm topics): ASCII slugs are kept; others become
+    ``xn--`` + Punycode (RFC 3492) of the NFC form, e.g. ``代码评审清单`` ->
+    ``xn--7ws16bpvbt0jbrfmx0d``, ``Café-notes`` -> ``xn--Caf-notes-9ma``."""
+    import unicodedata
+
+    if slug.isascii():
+        return slug
+    return "xn--" + unicodedata.normalize("NFC", slug).encode("punycode").decode("ascii")

@@ -145,13 +145,19 @@ def cmd_convert(args: argparse.Namespace) -> int:
         dialects.check_profile(args.to, args.profile)
     except dialects.UnknownDialect as exc:
         raise api.CheckError(str(exc)) from None
+    from mmlint.model import NOTE_FIELDS
+
     defaults = {}
     keymap = getattr(target, "KEYMAP", {})
     for item in args.default:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise api.CheckError(f"--default takes FIELD=VALUE, got {item!r}")
-        defaults[keymap.get(key, key)] = value
+        field = keymap.get(key, key)
+        if field not in NOTE_FIELDS:
+            known = sorted(set(NOTE_FIELDS) | set(keymap))
+            raise api.CheckError(f"--default: unknown field {key!r}; fields: {', '.join(known)}")
+        defaults[field] = value
     found = api.locate([args.src])[0]
     src = api.read_store(found, args.dialect, args.source_profile)
     plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, _codes(args.allow_loss),

@@ -136,7 +136,8 @@ def _compare(expected: dict[str, Any], got: dict[str, Any], allow: set[str], pla
         plan.losses.append(("MEMORY.md", "index_lines", expected["index_lines"]))
     for path, data in expected["aux"].items():
         if got["aux"].get(path) != data:
-            plan.refusals.append(Refusal("E_LOSS", path, "auxiliary file would not be copied verbatim", "aux"))
+            why = "the target reads it as a note" if path.lower().endswith(".md") else "it would not be copied verbatim"
+            plan.refusals.append(Refusal("E_LOSS", path, f"auxiliary file would not survive: {why}", "aux"))
 
 
 def _short(v: Any) -> str:
@@ -194,10 +195,8 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
     same = source.dialect == dialect
     if not same:
         _apply_defaults(model, target, defaults or {}, plan)
-    try:
-        files = target.render(model, profile)
-    except Unrepresentable as exc:
-        plan.refusals.append(Refusal("E_UNREPRESENTABLE", exc.path, f"{exc.field}: {exc.reason}", exc.field))
+    files = _render_dropping(model, target, profile, allow, plan)
+    if files is None:
         return plan
     plan.files = {p: len(b) for p, b in sorted(files.items())}
     if not same and hasattr(target, "budget_overflows"):
@@ -205,7 +204,7 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
             plan.refusals.append(ov)
     plan.refusals.sort(key=lambda r: (PRIORITY.get(r.code, 0), r.path))
     paths = {n.slug: n.path for n in source.notes}
-    expected = semantic(model)
+    expected = semantic(model)  # the source with fills applied and allowed losses dropped
     parent = os.path.dirname(dest) or "."
     if plan.refusals:
         return plan
@@ -229,6 +228,31 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _render_dropping(model: Store, target: Any, profile: str | None, allow: set[str], plan: Plan) -> dict[str, bytes] | None:
+    """Render; a value the target cannot hold is dropped (and listed) when
+    its field is in ``allow``, else the conversion is refused."""
+    for _ in range(len(model.notes) * (len(NOTE_FIELDS) + 4) + 8):
+        try:
+            return target.render(model, profile)
+        except Unrepresentable as exc:
+            base = exc.field.split(":", 1)[0]
+            note = next((n for n in model.notes if n.path == exc.path), None)
+            if note is None or (exc.field not in allow and base not in allow) or exc.field in ("slug", "aux"):
+                plan.refusals.append(Refusal("E_UNREPRESENTABLE", exc.path, f"{exc.field}: {exc.reason}", exc.field))
+                return None
+            if exc.field.startswith("extra:"):
+                key = exc.field[len("extra:"):].split(".", 1)[0]
+                plan.losses.append((note.path, exc.field, note.extra.pop(key, None)))
+            elif exc.field == "category":
+                plan.losses.append((note.path, "category", "/".join(note.category)))
+                note.category = ()
+            else:
+                plan.losses.append((note.path, exc.field, getattr(note, exc.field)))
+                setattr(note, exc.field, None)
+    plan.refusals.append(Refusal("E_UNREPRESENTABLE", "", "could not render the store"))
+    return None
 
 
 def _install(tmp: str, dest: str, state: str) -> None:

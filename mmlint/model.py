@@ -98,6 +98,12 @@ class Note:
         """Where ``key`` was read, else the note's first line."""
         return self.spans.get(key) or Span(self.path, 1, 1)
 
+    def derived_title(self) -> str:
+        """The title every dialect shows when a note has none: ``name``, else
+        the slug. Readers store ``title=None`` when the title equals it, so a
+        title is only kept where it says something more."""
+        return self.name or self.slug
+
     def fields(self) -> dict[str, Any]:
         """The present semantic fields (``None`` values left out)."""
         out = {k: getattr(self, k) for k in NOTE_FIELDS if getattr(self, k) is not None}

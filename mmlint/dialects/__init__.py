@@ -66,6 +66,34 @@ class Evidence:
     reasons: list[str] = field(default_factory=list)
 
 
+class PathClaims:
+    """Target paths handed out by a writer, refusing collisions.
+
+    Two notes may not land on one path, nor on paths that differ only by case
+    or Unicode normalisation (they collide on macOS and Windows file systems).
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[str, tuple[str, str]] = {}
+
+    def claim(self, target: str, source: str) -> str:
+        """Reserve ``target`` for the note read from ``source``.
+
+        Raises:
+            Unrepresentable: ``target`` collides with an earlier claim.
+        """
+        import unicodedata
+
+        key = unicodedata.normalize("NFC", target).casefold()
+        if key in self._seen:
+            other_target, other_source = self._seen[key]
+            how = "the same path" if other_target == target else "paths that differ only in case or Unicode normalisation"
+            raise Unrepresentable(source, "slug", f"{source!r} and {other_source!r} would be written to {how} "
+                                                  f"({other_target!r}, {target!r})")
+        self._seen[key] = (target, source)
+        return target
+
+
 _loaded: dict[str, ModuleType] = {}
 
 

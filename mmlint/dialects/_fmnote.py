@@ -194,7 +194,7 @@ def _render_field(note: Note, fieldname: str, rev: dict[str, str], nl: str) -> l
     value = "/".join(note.category) if fieldname == "category" else getattr(note, fieldname)
     if fieldname in rev:
         return _must_render(note, rev[fieldname], value, fieldname, nl)
-    return _must_render(note, carriers.FIELD_KEYS[fieldname], carriers.encode_value(value), fieldname, nl)
+    return _must_render(note, carriers.FIELD_KEYS[fieldname], carriers.frontmatter_safe(carriers.encode_value(value)), fieldname, nl)
 
 
 def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[str, ...],
@@ -238,6 +238,7 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
             new = "/".join(new)
         if it.key.startswith(carriers.PREFIX):
             new = carriers.encode_value(new) if not it.key.startswith(carriers.EXTRA_PREFIX) else carriers.extra_key("", new, {""})[1]
+            new = carriers.frontmatter_safe(new)
         lines = fmmod.render_item(it.key, new, it.indent, nl)
         if lines is None:
             raise Unrepresentable(note.path, key, "value cannot be written as frontmatter key: value")
@@ -297,7 +298,7 @@ def _render_extra(note: Note, key: str, value: Any, native: set[str], nl: str) -
             lines.extend(sub)
         return lines
     wkey, wvalue = carriers.extra_key(key, value, native)
-    return _must_render(note, wkey, wvalue, "extra:" + key, nl)
+    return _must_render(note, wkey, carriers.frontmatter_safe(wvalue), "extra:" + key, nl)
 
 
 def _render_fresh(note: Note, keymap: dict[str, str], order: tuple[str, ...], outside: tuple[str, ...]) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from mmlint.dialects import Evidence, Unrepresentable
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable
 from mmlint.dialects import _fmnote
 from mmlint.model import Entry, Index, Note, Problem, Span, Store
 from mmlint.textutil import count_lines, decode, encode
@@ -287,7 +287,7 @@ def read(root: str, profile: str | None = None) -> Store:
     recorded on the store.
     """
     profile = profile or DEFAULT_PROFILE
-    w = walk_store(root, SKIP_TOP if profile != "recall-v1" else frozenset())
+    w = walk_store(root, SKIP_TOP)
     store = Store(root=w.root, dialect=NAME, profile=profile)
     for rel, reason in w.skipped_dirs:
         store.problems.append(Problem("S104", f"folder {rel}/ not walked: {reason}", Span(rel, 1, 1), "info" if "tool" in reason else None))
@@ -306,8 +306,8 @@ def read(root: str, profile: str | None = None) -> Store:
             rec.kind = "index"
             store.index = read_index(rel, rec.data or b"")
             continue
-        if rec.kind == "skipped" or not is_note_name(name):
-            rec.kind = "aux"
+        if rec.kind == "skipped" or not is_note_name(name) or (profile == "recall-v1" and name.endswith("-history.md")):
+            rec.kind = "aux"  # recall-v1 archives (<slug>-history.md) travel verbatim
             continue
         rec.kind = "note"
         note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, slug_of(rel))
@@ -335,8 +335,8 @@ def _attach_index(store: Store) -> None:
             continue
         seen.add(e.target)
         credited.add(e.span.line)
-        # Values the writer would fill in anyway are not stored (see fill_title).
-        note.title = None if e.title == fill_title(note) else e.title
+        # Values the writer would fill in anyway are not stored (Note.derived_title).
+        note.title = None if e.title == note.derived_title() else e.title
         note.index_hook = None if e.hook == note.summary else e.hook
         note.index_section = e.section
         note.spans["title"] = e.span
@@ -362,9 +362,12 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
     frontmatter grammar cannot hold.
     """
     out: dict[str, bytes] = {}
+    claims = PathClaims()
     for note in store.notes:
         path = note.path if _same(note) else f"{note.slug}.md"
-        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, INDEX_FIELDS)
+        if not _same(note) and ("/" in note.slug or "\\" in note.slug or note.slug in ("", ".", "..")):
+            raise Unrepresentable(note.path, "slug", f"{note.slug!r} cannot be a file name")
+        out[claims.claim(path, note.path)] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, INDEX_FIELDS)
     if store.index is not None or store.dialect != NAME:
         out["MEMORY.md"] = render_index(store)
     for path, data in store.aux_files().items():
@@ -372,11 +375,6 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
             raise Unrepresentable(path, "aux", "an auxiliary file has the same path as a note")
         out[path] = data
     return out
-
-
-def fill_title(note: Note) -> str:
-    """The pointer title written when a note has none: its ``name``, else its slug."""
-    return note.name or note.slug
 
 
 def _same(note: Note) -> bool:
@@ -407,7 +405,7 @@ def render_index(store: Store) -> bytes:
             lines.append(f"## {sec}")
         for note in groups[sec]:
             path = note.path if _same(note) else f"{note.slug}.md"
-            title = note.title if note.title is not None else fill_title(note)
+            title = note.title if note.title is not None else note.derived_title()
             if "\n" in title or "]" in title:
                 raise Unrepresentable(note.path, "title", "a link title cannot hold a newline or ']'")
             dest = f"<{path}>" if (" " in path or "(" in path or ")" in path) else path

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mmlint import carriers
-from mmlint.dialects import Evidence, Unrepresentable
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable
 from mmlint.model import NOTE_FIELDS, Entry, Index, Note, Problem, Span, Store
 from mmlint.textutil import apply_newline, count_lines, decode, encode
 from mmlint.walk import walk_store
@@ -213,6 +213,9 @@ def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], lis
             elif key in KNOWN_KEYS:
                 cur["fields"][key] = parse_tags(value) if key == "tags" else value
                 cur["spans"][key] = span
+            elif key == carriers.FIELD_KEYS["slug"]:
+                cur["slug"] = value
+                cur["spans"]["slug"] = span
             elif (back := carriers.restore(key, value)) is not None:
                 target = cur["fields"] if back[0] == "field" else cur["extra"]
                 target[back[1]] = back[2]
@@ -312,7 +315,7 @@ def read(root: str, profile: str | None = None) -> Store:
     for ent in entries:
         e: Entry = ent["entry"]
         path = e.target if e.target is not None else (e.pointer or "")
-        note = Note(path=path, slug=ent["topic"])
+        note = Note(path=path, slug=ent.get("slug") or ent["topic"])
         for k, v in ent["fields"].items():
             if k == "category":
                 note.category = tuple(p for p in str(v).split("/") if p)
@@ -354,10 +357,20 @@ def _entry_fields(note: Note) -> dict[str, Any]:
     d["extra"] = dict(note.extra)
     d["path"] = note.path
     d["category"] = note.category
+    d["slug"] = note.slug
     return d
 
 
 # ---------------------------------------------------------------- writing
+
+
+def topic_for(note: Note) -> str:
+    """The topic a note is written under: its own when read as mm, its slug
+    when that is a valid topic, else :func:`mmlint.carriers.ascii_slug`."""
+    lay = note.layout
+    if isinstance(lay, dict) and lay.get("entry") is not None:
+        return lay["entry"]["topic"]
+    return note.slug if note.slug.isascii() else carriers.ascii_slug(note.slug)
 
 
 def note_path(note: Note) -> str:
@@ -365,7 +378,7 @@ def note_path(note: Note) -> str:
     ``memories/<topic>.md``."""
     if isinstance(note.layout, dict) and "entry" in note.layout:
         return note.path
-    return f"{DETAIL_DIR}/{note.slug}.md"
+    return f"{DETAIL_DIR}/{topic_for(note)}.md"
 
 
 def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
@@ -380,20 +393,22 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
     memory_id = "local"
     if store.index is not None and store.dialect == NAME:
         memory_id = store.index.header.get("mm-id", "local") or "local"
+    claims = PathClaims()
     for note in store.notes:
-        if not valid_topic(note.slug):
-            raise Unrepresentable(note.path, "slug", f"{note.slug!r} is not a valid mm topic (letters, digits, '.', '_', '-'; at most 64)")
+        topic = topic_for(note)
+        if not valid_topic(topic) and store.dialect != NAME:
+            raise Unrepresentable(note.path, "slug", f"{topic!r} is not a valid mm topic (letters, digits, '.', '_', '-'; at most 64)")
         lay = note.layout if isinstance(note.layout, dict) and "entry" in note.layout else None
         if lay is not None and lay["missing"]:
             continue
-        path = note_path(note)
+        path = claims.claim(note_path(note), note.path)
         nl: NoteLayout | None = lay["note"] if lay is not None else None
         if nl is not None and note.body == nl.body.replace("\r\n", "\n").replace("\r", "\n"):
             out[path] = nl.data
         elif nl is not None:
             out[path] = encode(nl.header_raw + apply_newline(note.body, nl.newline), nl.bom)
         else:
-            out[path] = encode(render_note_text(note.slug, memory_id, path, note.body))
+            out[path] = encode(render_note_text(topic, memory_id, path, note.body))
     if store.index is not None or store.dialect != NAME:
         out["MEMORY.md"] = render_index(store, memory_id)
     for path, data in store.aux_files().items():
@@ -430,7 +445,7 @@ def render_index(store: Store, memory_id: str) -> bytes:
     head += ["", f"> mm-id: {memory_id}", "> mm-version: 1", "> mm-kind: index",
              f"> mm-caps: {lines_cap} lines / {bytes_cap} bytes", ""]
     body: list[str] = []
-    for note in sorted(store.notes, key=lambda n: n.slug):
+    for note in sorted(store.notes, key=topic_for):
         if store.dialect == NAME and isinstance(note.layout, dict) and note.layout.get("entry") is None:
             continue  # an orphan detail file stays an orphan
         body.extend(_entry_lines(note))
@@ -445,7 +460,8 @@ def _line_value(note: Note, key: str, value: str) -> str:
 
 
 def _entry_lines(note: Note) -> list[str]:
-    lines = [f"## {note.slug}"]
+    topic = topic_for(note)
+    lines = [f"## {topic}"]
     if note.summary is not None:
         lines.append(f"- **summary:** {_line_value(note, 'summary', note.summary)}".rstrip(" ") if note.summary == "" else f"- **summary:** {_line_value(note, 'summary', note.summary)}")
     if note.tags is not None:
@@ -464,7 +480,9 @@ def _entry_lines(note: Note) -> list[str]:
             continue
         lines.append(f"- **{carriers.FIELD_KEYS[f]}:** {carriers.encode_value(value)}")
     if note.category:
-        lines.append(f"- **{carriers.PREFIX}category:** {'/'.join(note.category)}")
+        lines.append(f"- **{carriers.FIELD_KEYS['category']}:** {'/'.join(note.category)}")
+    if topic != note.slug:
+        lines.append(f"- **{carriers.FIELD_KEYS['slug']}:** {carriers.encode_value(note.slug)}")
     for key, value in note.extra.items():
         wkey, wvalue = carriers.extra_key(key, value, set(KNOWN_KEYS))
         if not re.match(r"^[A-Za-z0-9_.-]+$", wkey):

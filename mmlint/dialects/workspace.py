@@ -15,7 +15,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from mmlint.dialects import Evidence, Unrepresentable
+from mmlint import carriers
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable
 from mmlint.dialects import _fmnote
 from mmlint.model import Entry, Index, Note, Problem, Span, Store
 from mmlint.textutil import count_lines, decode, encode
@@ -188,14 +189,26 @@ def read(root: str, profile: str | None = None) -> Store:
             rec.kind = "index"
             store.index = read_index(rel, rec.data or b"")
             continue
+        if rel == carriers.INDEX_LINES_FILE:
+            rec.kind = "carrier"
+            continue
         if not rel.endswith(".md"):
             rec.kind = "aux"
             continue
         rec.kind = "note"
         parts = rel.split("/")
         note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, parts[-1][:-3], tuple(parts[:-1]))
+        if note.title is not None and note.title == note.derived_title():
+            note.title = None  # the title the plugin would show anyway (Note.derived_title)
+            note.layout.read["title"] = None
         store.notes.append(note)
         store.problems.extend(problems)
+    carrier = store.files.get(carriers.INDEX_LINES_FILE)
+    if carrier is not None and carrier.kind == "carrier" and carrier.data is not None:
+        if store.index is None:
+            store.index = Index(path="MEMORY.md")
+        text = carrier.data.decode("utf-8", "surrogateescape")
+        store.index.loose = [(0, line) for line in text.split("\n")[:-1]] if text.endswith("\n") else [(0, line) for line in text.split("\n")]
     if store.index is not None:
         store.index.layout = IndexLayout(store.index.bom, store.index.text, _state(store))
     return store
@@ -225,8 +238,9 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
             grammar cannot hold.
     """
     out: dict[str, bytes] = {}
+    claims = PathClaims()
     for note in store.notes:
-        path = note_path(note)
+        path = claims.claim(note_path(note), note.path)
         if store.dialect != NAME:
             if len(note.category) > MAX_CATEGORY_DEPTH:
                 raise Unrepresentable(note.path, "category", f"{len(note.category)} folders deep (at most {MAX_CATEGORY_DEPTH})")
@@ -237,6 +251,9 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
         out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, ("category",))
     if store.index is not None or store.dialect != NAME:
         out["MEMORY.md"] = render_index(store, out)
+        loose = [text for _, text in store.index.loose] if store.index is not None else []
+        if loose:
+            out[carriers.INDEX_LINES_FILE] = ("\n".join(loose) + "\n").encode("utf-8", "surrogateescape")
     for path, data in store.aux_files().items():
         if path in out:
             raise Unrepresentable(path, "aux", "an auxiliary file has the same path as a note")

@@ -1,0 +1,68 @@
+"""Shared helpers: where the real corpus and the fixtures are, and a store builder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+CORPUS = SHARED / "corpus"
+FIXTURES = ROOT / "fixtures"
+
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is absent; the real-store tests read it from there")
+
+
+def corpus_stores() -> list[Path]:
+    """Every folder under ../shared/corpus that holds a MEMORY.md."""
+    if not CORPUS.is_dir():
+        return []
+    return sorted(p.parent for p in CORPUS.rglob("MEMORY.md"))
+
+
+def fixture_stores() -> list[Path]:
+    """Every synthetic store: fixtures/<dialect>/<case>/store."""
+    return sorted(FIXTURES.glob("*/*/store"))
+
+
+def store_id(p: Path) -> str:
+    for base in (CORPUS, FIXTURES):
+        try:
+            return str(p.relative_to(base))
+        except ValueError:
+            pass
+    return p.name
+
+
+def make_store(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write ``files`` (POSIX relative path -> text or bytes) under ``root``."""
+    for rel, content in files.items():
+        full = root.joinpath(*rel.split("/"))
+        full.parent.mkdir(parents=True, exist_ok=True)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        full.write_bytes(data)
+    return root
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` (POSIX relative path -> bytes)."""
+    out = {}
+    for dirpath, _, files in os.walk(root):
+        for name in files:
+            full = Path(dirpath) / name
+            out[full.relative_to(root).as_posix()] = full.read_bytes()
+    return out
+
+
+@pytest.fixture
+def store(tmp_path):
+    """``store(files)`` -> a store folder built under tmp_path."""
+    counter = {"n": 0}
+
+    def build(files: dict[str, str | bytes]) -> Path:
+        counter["n"] += 1
+        return make_store(tmp_path / f"store{counter['n']}", files)
+
+    return build

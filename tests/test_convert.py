@@ -1,0 +1,211 @@
+"""``mmlint convert``: A->B->A on the fixtures, refusals with metrics, safe writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import FIXTURES, store_id, tree_bytes
+from mmlint import api, convert, dialects
+from mmlint.model import semantic
+
+TARGETS = [("mm", None), ("engramory", "recall-v1"), ("engramory", "upstream"), ("engramory", "claude-code"), ("workspace", None)]
+DEFAULTS = {"engramory": {"type": "reference", "summary": "imported note"}}
+
+#: (fixture, target dialect, target profile) -> refusal code the conversion must give.
+EXPECTED_REFUSALS = {
+    # recall-v1 keeps <slug>-history.md archives as auxiliary files; the other
+    # layouts would read the archive as a note.
+    ("engramory/recall-v1", "engramory", "upstream"): "E_LOSS",
+    ("engramory/recall-v1", "engramory", "claude-code"): "E_LOSS",
+    ("engramory/recall-v1", "workspace", None): "E_LOSS",
+    # archive/ and templates/ are outside engramory's note graph; a workspace
+    # store reads every .md as a note.
+    ("engramory/upstream", "workspace", None): "E_LOSS",
+}
+
+
+def _read(root):
+    name, prof, _ = api.choose(str(root))
+    return name, prof, dialects.get(name).read(str(root), prof)
+
+
+def _with_fills(sem, plan):
+    by_path = {}
+    for path, field, value in plan.fills:
+        by_path.setdefault(path, {})[field] = value
+    return by_path
+
+
+@pytest.mark.parametrize("root", sorted(FIXTURES.glob("*/*/store")), ids=store_id)
+@pytest.mark.parametrize("dialect,profile", TARGETS, ids=lambda x: str(x))
+def test_a_to_b_to_a_gives_back_the_model(root, dialect, profile, tmp_path):
+    case = root.parent.relative_to(FIXTURES).as_posix()
+    a, ap, src = _read(root)
+    p1 = convert.plan_conversion(src, tmp_path / "b", dialect, profile, DEFAULTS.get(dialect))
+    expected = EXPECTED_REFUSALS.get((case, dialect, profile))
+    if expected:
+        assert not p1.ok and p1.refusals[0].code == expected
+        assert not (tmp_path / "b").exists()
+        return
+    assert p1.ok, [r.message for r in p1.refusals]
+    assert p1.written
+    mid = dialects.get(dialect).read(str(tmp_path / "b"), profile)
+    p2 = convert.plan_conversion(mid, tmp_path / "a", a, ap, DEFAULTS.get(a))
+    assert p2.ok, [r.message for r in p2.refusals]
+    back = dialects.get(a).read(str(tmp_path / "a"), ap)
+    want = semantic(src)
+    fills = _with_fills(want, p1)
+    for note in src.notes:
+        for field, value in fills.get(note.path, {}).items():
+            want["notes"][note.slug][field] = value
+    assert semantic(back) == want
+
+
+def test_same_dialect_convert_keeps_bytes(tmp_path):
+    root = FIXTURES / "engramory/claude-code/store"
+    _, _, src = _read(root)
+    plan = convert.plan_conversion(src, tmp_path / "out", "engramory", "claude-code")
+    assert plan.ok and tree_bytes(tmp_path / "out") == tree_bytes(root)
+
+
+def _long_mm_store(store, chars=4001):
+    return store({
+        "MEMORY.md": "# MEMORY.md\n\n> mm-kind: index\n## big\n- **summary:** s\n- **file:** memories/big.md\n",
+        "memories/big.md": "# big\n\n> mm-topic: big\n\n" + "x" * chars + "\n",
+    })
+
+
+def test_write_budget_overflow_refused_with_metrics(store, tmp_path):
+    src = dialects.get("engramory").read(str(store({
+        "MEMORY.md": "# Memory Index\n- [Big](big.md)\n",
+        "big.md": "---\nname: big\ndescription: d\ntype: reference\n---\n\n" + "字" * 4100 + "\n",
+    })), "claude-code")
+    plan = convert.plan_conversion(src, tmp_path / "out", "mm")
+    assert not plan.ok and not plan.written and not (tmp_path / "out").exists()
+    r = plan.refusals[0]
+    assert r.code == "E_WRITE_BUDGET_EXCEEDED" and r.path == "big.md"
+    assert r.usage == {"bodyChars": 4101, "writeBudget": 4000, "overflow": 101}
+
+
+def test_index_overflow_refused_with_metrics(store, tmp_path):
+    files = {"MEMORY.md": "# Memory Index\n" + "".join(f"- [N{i}](n{i}.md)\n" for i in range(40))}
+    for i in range(40):
+        files[f"n{i}.md"] = f"---\nname: n{i}\ndescription: d\ntype: reference\n---\n\nbody\n"
+    src = dialects.get("engramory").read(str(store(files)), "claude-code")
+    plan = convert.plan_conversion(src, tmp_path / "out", "mm")
+    assert not plan.ok and not (tmp_path / "out").exists()
+    r = plan.refusals[-1]
+    assert r.code == "E_INDEX_BUDGET_EXCEEDED"
+    usage = r.usage["index"]
+    assert usage["lineCap"] == 200 and usage["lines"] > 200
+    assert usage["overflowLines"] == usage["lines"] - 200 and usage["overBudget"] is True
+    assert "consolidate" in r.message
+
+
+def test_budget_refusals_come_in_spec_priority(store, tmp_path):
+    files = {"MEMORY.md": "# Memory Index\n" + "".join(f"- [N{i}](n{i}.md)\n" for i in range(40))}
+    for i in range(40):
+        files[f"n{i}.md"] = f"---\nname: n{i}\ndescription: d\ntype: reference\n---\n\n" + ("y" * 4001 if i == 7 else "b") + "\n"
+    src = dialects.get("engramory").read(str(store(files)), "claude-code")
+    codes = [r.code for r in convert.plan_conversion(src, tmp_path / "out", "mm").refusals]
+    assert codes == ["E_WRITE_BUDGET_EXCEEDED", "E_INDEX_BUDGET_EXCEEDED"]
+
+
+def test_missing_required_field_refused_then_supplied(tmp_path):
+    _, _, src = _read(FIXTURES / "mm/basic/store")
+    plan = convert.plan_conversion(src, tmp_path / "out", "engramory", "upstream")
+    assert not plan.ok and {r.code for r in plan.refusals} == {"E_REQUIRED"}
+    assert "--default type=VALUE" in plan.refusals[0].message
+    plan = convert.plan_conversion(src, tmp_path / "out", "engramory", "upstream", {"type": "project"})
+    assert plan.ok
+    assert ("memories/alpha.md", "name", "alpha") in plan.fills
+
+
+def test_colliding_slugs_refused_naming_both_notes(store, tmp_path):
+    root = store({"a/x.md": "---\ntitle: x\n---\n\nA\n", "b/X.md": "---\ntitle: X\n---\n\nB\n"})
+    src = dialects.get("workspace").read(str(root))
+    plan = convert.plan_conversion(src, tmp_path / "out", "engramory", "claude-code", {"type": "user", "summary": "s"})
+    assert not plan.ok
+    msg = plan.refusals[0].message
+    assert "'a/x.md'" in msg and "'b/X.md'" in msg and "case" in msg
+
+
+def test_unrepresentable_value_refused_or_dropped_with_allow_loss(store, tmp_path):
+    root = store({
+        "MEMORY.md": "# MEMORY.md\n\n> mm-kind: index\n## t\n- **summary:** \"it's\" \\ odd\n- **updated:** \"it's\" \\ odd\n- **file:** memories/t.md\n",
+        "memories/t.md": "# t\n\n> mm-topic: t\n\nbody\n",
+    })
+    src = dialects.get("mm").read(str(root))
+    plan = convert.plan_conversion(src, tmp_path / "out", "workspace")
+    assert not plan.ok and plan.refusals[0].code == "E_UNREPRESENTABLE" and plan.refusals[0].field == "updated"
+    plan = convert.plan_conversion(src, tmp_path / "out", "workspace", allow_loss={"updated"})
+    assert plan.ok and plan.written
+    assert plan.losses == [("memories/t.md", "updated", "\"it's\" \\ odd")]
+    back = dialects.get("workspace").read(str(tmp_path / "out"))
+    assert back.notes[0].summary == "\"it's\" \\ odd"  # a carried value survives any quoting
+
+
+def test_dest_not_empty_needs_force(tmp_path):
+    _, _, src = _read(FIXTURES / "mm/basic/store")
+    dst = tmp_path / "out"
+    dst.mkdir()
+    (dst / "keep.txt").write_text("mine")
+    plan = convert.plan_conversion(src, dst, "workspace")
+    assert not plan.ok and plan.refusals[0].code == "E_DEST_NOT_EMPTY"
+    assert (dst / "keep.txt").read_text() == "mine"
+    plan = convert.plan_conversion(src, dst, "workspace", force=True)
+    assert plan.ok and not (dst / "keep.txt").exists() and (dst / "MEMORY.md").exists()
+    leftovers = [p for p in os.listdir(tmp_path) if p != "out"]
+    assert leftovers == []
+
+
+def test_empty_dest_is_used(tmp_path):
+    _, _, src = _read(FIXTURES / "mm/basic/store")
+    (tmp_path / "out").mkdir()
+    assert convert.plan_conversion(src, tmp_path / "out", "workspace").written
+
+
+def test_dry_run_writes_nothing(tmp_path):
+    _, _, src = _read(FIXTURES / "workspace/basic/store")
+    plan = convert.plan_conversion(src, tmp_path / "out", "mm", dry_run=True)
+    assert plan.ok and not plan.written and not (tmp_path / "out").exists()
+    assert os.listdir(tmp_path) == []
+    assert "MEMORY.md" in plan.files and all(n > 0 for n in plan.files.values())
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "mmlint", *args], capture_output=True, text=True)
+
+
+def test_cli_json_plan_and_exit_codes(tmp_path):
+    proc = _cli("convert", str(FIXTURES / "mm/basic/store"), str(tmp_path / "o"), "--to", "engramory", "--format", "json")
+    assert proc.returncode == 1
+    doc = json.loads(proc.stdout)
+    assert doc["format"] == "mmlint.convert/1" and doc["ok"] is False and doc["written"] is False
+    assert {r["code"] for r in doc["refusals"]} == {"E_REQUIRED"}
+    proc = _cli("convert", str(FIXTURES / "mm/basic/store"), str(tmp_path / "o"), "--to", "engramory",
+                "--default", "type=reference", "--dry-run")
+    assert proc.returncode == 0 and "dry run: nothing written" in proc.stdout
+    assert "fill: memories/alpha.md: type := 'reference'" in proc.stdout
+    assert not (tmp_path / "o").exists()
+
+
+def test_cli_budget_refusal_text_shows_metrics(store, tmp_path):
+    root = store({"MEMORY.md": "# Memory Index\n- [Big](big.md)\n",
+                  "big.md": "---\nname: big\ndescription: d\ntype: reference\n---\n\n" + "z" * 4000 + "\n"})
+    proc = _cli("convert", str(root), str(tmp_path / "o"), "--to", "mm")
+    assert proc.returncode == 1
+    assert "refused: E_WRITE_BUDGET_EXCEEDED big.md [body]" in proc.stdout
+    assert '"bodyChars": 4001, "writeBudget": 4000, "overflow": 1' in proc.stdout
+    assert "nothing written." in proc.stdout
+
+
+def test_cli_usage_errors(tmp_path):
+    assert _cli("convert", str(FIXTURES / "mm/basic/store"), str(tmp_path / "o"), "--to", "nope").returncode == 2
+    proc = _cli("convert", str(FIXTURES / "mm/basic/store"), str(tmp_path / "o"), "--to", "engramory", "--default", "colour=red")
+    assert proc.returncode == 2 and "unknown field 'colour'" in proc.stderr
