@@ -52,6 +52,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--select", default="", help="comma-separated rule codes, names or code prefixes to run")
     p.add_argument("--ignore", default="", help="comma-separated rule codes, names or code prefixes to skip")
 
+    p = sub.add_parser("rules", help="list every rule (code, name, severity, dialects)")
+    p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+
+    p = sub.add_parser("rule", help="explain one rule: what it finds, why it matters, a bad and a good example")
+    p.add_argument("rule", metavar="CODE|NAME")
+
+    p = sub.add_parser("schema", help="print a JSON Schema, or export them all")
+    p.add_argument("name", nargs="?", help="schema name (default: list the names)")
+    p.add_argument("--export", metavar="DIR", help="write every schema into DIR")
+
     p = sub.add_parser("convert", help="migrate a store to another dialect without loss")
     p.add_argument("src", metavar="SRC", help="source store folder")
     p.add_argument("dst", metavar="DST", help="destination folder (absent or empty unless --force)")
@@ -75,7 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    handler = {"detect": cmd_detect, "check": cmd_check, "convert": cmd_convert}[args.command]
+    handler = {"detect": cmd_detect, "check": cmd_check, "convert": cmd_convert, "rules": cmd_rules,
+               "rule": cmd_rule, "schema": cmd_schema}[args.command]
     from mmlint.api import CheckError
 
     try:
@@ -134,6 +145,57 @@ def cmd_check(args: argparse.Namespace) -> int:
         res.found = f
     reporters.get(args.format).report(result, sys.stdout, os.getcwd())
     return EXIT_FINDINGS if result.counts()["errors"] else EXIT_OK
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """``mmlint rules``: the rule list (text, JSON or the markdown doc)."""
+    from mmlint import ruledocs
+
+    if args.format == "markdown":
+        sys.stdout.write(ruledocs.markdown())
+    elif args.format == "json":
+        print(json.dumps(ruledocs.listing(), ensure_ascii=False, indent=2))
+    else:
+        for r in ruledocs.listing():
+            where = ",".join(r["dialects"]) if r["dialects"] else "all"
+            if r["profiles"]:
+                where += "[" + ",".join(r["profiles"]) + "]"
+            print(f"{r['code']}  {r['name']:<26} {r['severity']:<8} {where:<28} {r['summary']}")
+    return EXIT_OK
+
+
+def cmd_rule(args: argparse.Namespace) -> int:
+    """``mmlint rule CODE|NAME``: one rule's documentation."""
+    from mmlint import api, ruledocs, rules
+
+    r = rules.lookup(args.rule)
+    if r is None:
+        raise api.CheckError(f"unknown rule {args.rule!r}; 'mmlint rules' lists them")
+    sys.stdout.write(ruledocs.explain(r))
+    return EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """``mmlint schema [NAME] [--export DIR]``."""
+    from mmlint import api
+    from mmlint.validate import load_schema, schema_names
+
+    if args.export:
+        os.makedirs(args.export, exist_ok=True)
+        for name in schema_names():
+            with open(os.path.join(args.export, f"{name}.json"), "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(load_schema(name), ensure_ascii=False, indent=2) + "\n")
+        print(f"wrote {len(schema_names())} schemas to {args.export}")
+        return EXIT_OK
+    if not args.name:
+        for name in schema_names():
+            print(f"{name}  {load_schema(name).get('title', '')}")
+        return EXIT_OK
+    try:
+        print(json.dumps(load_schema(args.name), ensure_ascii=False, indent=2))
+    except KeyError as exc:
+        raise api.CheckError(exc.args[0]) from None
+    return EXIT_OK
 
 
 def cmd_convert(args: argparse.Namespace) -> int:

@@ -224,6 +224,12 @@ def parse(text: str) -> Frontmatter | None:
         if it.parent is None and it.kind != "parent":
             parent = None
     _group_parents(items, problems)
+    for it in items:
+        if it.kind == "yaml" and len(it.raw) > 1:
+            shape = "block list" if it.raw[1].strip().startswith("-") else "block scalar"
+            problems.append(FMProblem("F101", f"malformed frontmatter line (not 'key: value'): {it.key!r} is a YAML {shape} "
+                                              f"spanning {len(it.raw)} lines; the key: value grammar has no multi-line values",
+                                      it.line + 1, 1))
     fm = Frontmatter(lines[0], items, lines[close] if close != -1 else None, close + 1 if close != -1 else 0,
                      _offset_after(lines, close), problems)
     if close == -1:

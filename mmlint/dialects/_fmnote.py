@@ -43,6 +43,7 @@ class NoteLayout:
     lead_blank: bool
     read: dict[str, Any]
     field_items: dict[str, fmmod.Item]
+    data: bytes = b""
 
 
 def split_list(value: Any) -> list[str] | None:
@@ -73,7 +74,9 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
         ``(note, problems)``; problems carry frontmatter grammar findings.
     """
     dec = decode(data)
-    text = dec.text
+    # CR-only files (classic Mac line endings) are read as if they used LF,
+    # as the recall-v1 spec §2 asks; the original bytes are kept for rewriting.
+    text = dec.text.replace("\r", "\n") if dec.newline == "\r" else dec.text
     problems: list[Problem] = []
     fm = fmmod.parse(text)
     note = Note(path=path, slug=slug, category=category)
@@ -160,7 +163,7 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
         read[f] = getattr(note, f)
     read["category"] = note.category
     read["extra"] = _copy(note.extra)
-    note.layout = NoteLayout(dialect, dec.bom, dec.newline or "\n", fm, head, body_raw, body_lf, lead, read, field_items)
+    note.layout = NoteLayout(dialect, dec.bom, dec.newline or "\n", fm, head, body_raw, body_lf, lead, read, field_items, data)
     return note, problems
 
 
@@ -212,6 +215,8 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
     """
     rev = {v: k for k, v in keymap.items()}
     lay = note.layout if isinstance(note.layout, NoteLayout) and note.layout.dialect == dialect else None
+    if lay is not None and _unchanged(note, lay):
+        return lay.data
     if lay is not None and lay.fm is None and not note.extra and not _fields_to_write(note, keymap, outside):
         body = lay.body_raw if note.body == lay.body_lf else apply_newline(note.body, lay.newline)
         return encode(body, lay.bom)
@@ -259,6 +264,15 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
     else:
         body = apply_newline(("\n" if lay.lead_blank else "") + note.body, lay.newline)
     return encode(head + sep + body, lay.bom)
+
+
+def _unchanged(note: Note, lay: NoteLayout) -> bool:
+    """True when every field, extra key and the body are as the reader found them."""
+    if note.body != (lay.body_lf[1:] if lay.lead_blank else lay.body_lf) or note.extra != lay.read["extra"]:
+        return False
+    if note.category != lay.read.get("category", ()):
+        return False
+    return all(getattr(note, f) == lay.read.get(f) for f in NOTE_FIELDS)
 
 
 def _item_field(it: fmmod.Item, keymap: dict[str, str], lay: NoteLayout) -> str | None:

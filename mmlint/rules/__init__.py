@@ -29,7 +29,7 @@ INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
 
 #: Rule family modules, in documentation order.
-FAMILIES = ("store", "index", "pointers", "naming", "frontmatter", "caps", "mm")
+FAMILIES = ("store", "index", "pointers", "naming", "frontmatter", "caps", "mm", "interop")
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,9 @@ reader_rule("F101", "malformed-line", ERROR, """
     read differently by YAML and by line-based readers.
     Bad: ``tags:`` / ``  - a`` (a list), ``description: >-`` + continuation
     Good: ``tags: a, b``; a one-line ``description``.
-    """, dialects=_FM)
+    (For the claude-code profile, where YAML shapes are Claude Code's own,
+    X106 reports them as an interop warning instead.)
+    """, dialects=_FM, profiles=("recall-v1", "upstream"))
 reader_rule("F102", "unclosed-quote", ERROR, """
     A frontmatter value opens a quote that does not close at the end of the
     line (or whose closing quote is escaped).
@@ -268,3 +270,116 @@ def missing_why_how(ctx: Context):
         if not how:
             hint = "found 'How' but not the full 'How to apply:' label" if near_how else "add a '**How to apply:** ...' line"
             yield Finding(span, f"{n.type} note has no 'How to apply:' line", hint=hint)
+
+
+@rule("F115", "missing-scope", INFO, dialects=("engramory",), profiles=("upstream",))
+def missing_scope(ctx: Context):
+    """Feedback and project notes without a ``scope`` (one finding for the
+    whole store, naming the first three).
+
+    Why: upstream engramory asks feedback and project notes to say whether
+    they hold globally or for this repository, so agents in other
+    repositories do not follow them by mistake.
+    Bad: a feedback note with no ``scope:``
+    Good: ``scope: repo`` or ``scope: global``
+    """
+    missing = [n for n in ctx.store.notes if n.type in ("feedback", "project") and not n.scope and not _skip(n)]
+    if missing:
+        names = ", ".join(n.path for n in missing[:3]) + (f" +{len(missing) - 3} more" if len(missing) > 3 else "")
+        yield Finding(Span(missing[0].path, 1, 1), f"{len(missing)} feedback/project note(s) carry no 'scope': {names}")
+
+
+_LABEL_REST = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*(why|how[ \t]+to[ \t]+apply)[ \t]*(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*(.*)$", re.IGNORECASE)
+
+
+@rule("F116", "empty-why-how", WARNING, dialects=("engramory",), profiles=("upstream", "claude-code"))
+def empty_why_how(ctx: Context):
+    """A ``Why:`` or ``How to apply:`` label with nothing after it (on its
+    line or on the following lines before the next label, heading or blank
+    line), or only an HTML comment.
+
+    Why: the label satisfies the reference doctor but tells the next session
+    nothing; scaffolds left unfilled look complete.
+    Bad: ``**Why:** <!-- fill in -->``
+    Good: ``**Why:** the lockfile is pnpm's``
+    """
+    for n in ctx.store.notes:
+        if n.type not in ("feedback", "project") or _skip(n):
+            continue
+        lines = n.body.split("\n")
+        offset = _body_line(n)
+        fence = None
+        for i, line in enumerate(lines):
+            m = _FENCE.match(line)
+            if m:
+                fence = None if fence == m.group(1) else (fence or m.group(1))
+                continue
+            if fence:
+                continue
+            lm = _LABEL_REST.match(line)
+            if not lm:
+                continue
+            rest = re.sub(r"<!--.*?-->", "", lm.group(2)).strip(" *_")
+            j = i + 1
+            while not rest and j < len(lines) and lines[j].strip() and not _LABEL_REST.match(lines[j]) and not lines[j].lstrip().startswith("#"):
+                rest = re.sub(r"<!--.*?-->", "", lines[j]).strip(" *_-")
+                j += 1
+            if not rest:
+                label = "Why" if lm.group(1).lower() == "why" else "How to apply"
+                yield Finding(Span(n.path, offset + i + 1, 1), f"'{label}:' label has no content")
+
+
+def _body_line(note) -> int:
+    lay = note.layout
+    head = getattr(lay, "head", "") or ""
+    return head.count("\n") + (1 if getattr(lay, "lead_blank", False) else 0)
+
+
+_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
+
+
+def _date(value):
+    import datetime
+
+    m = _DATE.match(value or "") if isinstance(value, str) else None
+    if not m or not value[:10].isascii():
+        return None
+    try:
+        return datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+
+
+@rule("F117", "dates-out-of-order", WARNING, dialects=_FM)
+def dates_out_of_order(ctx: Context):
+    """``updated`` is earlier than ``created``.
+
+    Why: one of the two dates is wrong; tools that age or sort notes by date
+    misplace the note.
+    Bad: ``created: 2026-05-01`` / ``updated: 2026-04-01``
+    Good: ``updated`` on or after ``created``.
+    """
+    for n in ctx.store.notes:
+        c, u = _date(n.created), _date(n.updated)
+        if c and u and u < c:
+            yield Finding(n.spans.get("updated") or Span(n.path, 1, 1), f"updated {n.updated} is earlier than created {n.created}")
+
+
+@rule("F118", "future-date", WARNING, dialects=_FM)
+def future_date(ctx: Context):
+    """``created`` or ``updated`` lies in the future (more than a day ahead
+    of today, to allow for time zones).
+
+    Why: usually a typo in the year; notes sorted by date then float to the
+    top forever.
+    Bad: ``updated: 2062-01-01``
+    Good: the real date.
+    """
+    import datetime
+
+    limit = datetime.date.today() + datetime.timedelta(days=1)
+    for n in ctx.store.notes:
+        for f in ("created", "updated"):
+            d = _date(getattr(n, f))
+            if d and d > limit:
+                yield Finding(n.spans.get(f) or Span(n.path, 1, 1), f"{f} {getattr(n, f)} is in the future")

@@ -182,3 +182,35 @@ def stale_projection(ctx: Context):
     for target, e in listed.items():
         if target not in paths:
             yield Finding(e.pointer_span or e.span, f"index lists {target!r}, which is not a note in the store")
+
+
+@rule("I108", "index-name-case", WARNING)
+def index_name_case(ctx: Context):
+    """The index is spelled with the wrong case (``memory.md``,
+    ``Memory.md``), alone or next to ``MEMORY.md``.
+
+    Why: the engramory doctor and Claude Code read exactly ``MEMORY.md``
+    while the engramory guard gates any case; on a case-insensitive file
+    system two spellings are one file.
+    Bad: ``memory.md``
+    Good: ``MEMORY.md``
+    """
+    for path in ctx.store.files:
+        if path.lower() == "memory.md" and path != "MEMORY.md":
+            yield Finding(Span(path, 1, 1), f"index file is named {path!r}; tools look for exactly 'MEMORY.md'")
+
+
+@rule("I109", "index-symlink", WARNING)
+def index_symlink(ctx: Context):
+    """``MEMORY.md`` is a symbolic link (inside the store).
+
+    Why: engramory's sync gate refuses any symlinked index, and editors that
+    replace files atomically turn the link into a copy.
+    Bad: ``MEMORY.md -> notes/index.md``
+    Good: a regular ``MEMORY.md``.
+    """
+    import os
+
+    full = os.path.join(ctx.store.root, "MEMORY.md")
+    if os.path.islink(full) and ctx.store.files.get("MEMORY.md") is not None and ctx.store.files["MEMORY.md"].kind == "index":
+        yield Finding(Span("MEMORY.md", 1, 1), "MEMORY.md is a symlink; engramory's sync gate refuses it")

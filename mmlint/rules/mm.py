@@ -59,23 +59,6 @@ def unsafe_file_path(ctx: Context):
             yield Finding(e.pointer_span or e.span, f"{why}: {echo(e.pointer or '')}")
 
 
-@rule("M103", "crlf-index", ERROR, dialects=("mm",))
-def crlf_index(ctx: Context):
-    """The mm index uses CRLF (or CR) line endings.
-
-    Why: the reference reads **zero entries** from a CRLF index without an
-    error, then rewrites ``MEMORY.md`` with only its next entry: every
-    existing entry is lost (mm-reference §9 B1).
-    Bad: ``MEMORY.md`` saved with Windows line endings
-    Good: LF line endings (``git config core.autocrlf input``).
-    """
-    idx = ctx.store.index
-    if idx is not None and "\r" in idx.text:
-        line = idx.text[: idx.text.index("\r")].count("\n") + 1
-        yield Finding(Span(idx.path, line, 1), "index has CR line endings: the mm reference reads zero entries from it",
-                      hint="convert MEMORY.md to LF line endings")
-
-
 @rule("M105", "duplicate-topic", ERROR, dialects=("mm",))
 def duplicate_topic(ctx: Context):
     """Two index sections have the same ``## <topic>``.
@@ -93,33 +76,6 @@ def duplicate_topic(ctx: Context):
             seen[e.title or ""] = e.span.line
 
 
-@rule("M106", "note-title-not-topic", ERROR, dialects=("mm",))
-def note_title_not_topic(ctx: Context):
-    """A detail file's ``# title`` (or ``> mm-topic:``) is not its entry's topic.
-
-    Why: the reference validates the title as a slug: a human title such as
-    ``# Project Notes`` makes the whole store fail to open (``E_INVALID``);
-    a different slug misfiles the note.
-    Bad: ``# Deployment notes`` in ``memories/deployment.md``
-    Good: ``# deployment``
-    """
-    from mmlint.dialects.mm import valid_topic
-
-    for n in ctx.store.notes:
-        lay = n.layout if isinstance(n.layout, dict) else None
-        nl = lay.get("note") if lay else None
-        if nl is None or lay.get("entry") is None:
-            continue
-        for label, value, line in (("title", nl.title, 1), ("mm-topic", nl.meta.get("mm-topic"), None)):
-            if value is None:
-                continue
-            if not valid_topic(value):
-                yield Finding(Span(n.path, line or 1, 1), f"{label} {echo(value)} is not a valid topic slug: the reference fails to load the store",
-                              hint=f"use '# {n.slug}' and put the human title in the body")
-            elif value != n.slug:
-                yield Finding(Span(n.path, line or 1, 1), f"{label} {echo(value)} differs from the entry topic {echo(n.slug)}")
-
-
 @rule("M107", "orphan-detail-file", WARNING, dialects=("mm",))
 def orphan_detail_file(ctx: Context):
     """A ``memories/*.md`` file that no index entry names (``orphanFiles``).
@@ -131,31 +87,6 @@ def orphan_detail_file(ctx: Context):
     for n in ctx.store.notes:
         if isinstance(n.layout, dict) and n.layout.get("entry") is None:
             yield Finding(Span(n.path, 1, 1), "detail file is not named by any index entry")
-
-
-@rule("M108", "budget-mismatch", WARNING, dialects=("mm",))
-def budget_mismatch(ctx: Context):
-    """An entry's recorded ``budget:`` body size differs from the note's
-    actual body (code points), or the field is malformed.
-
-    Why: budget reports use the recorded value; a stale one misreports how
-    close the note is to its write budget. ``10 / 4000`` (spaces) reads as 0/0.
-    Bad: ``- **budget:** 145/4000`` for a 192-character body
-    Good: ``- **budget:** 192/4000``
-    """
-    import re
-
-    for n in ctx.store.notes:
-        if n.budget is None or not isinstance(n.layout, dict) or n.layout.get("missing"):
-            continue
-        m = re.match(r"^(\d+)/(\d+)", n.budget)
-        span = n.spans.get("budget") or Span(n.path, 1, 1)
-        if not m:
-            yield Finding(span, f"budget {echo(n.budget)} is not <bodyChars>/<writeBudget>; the reference reads it as 0/0")
-            continue
-        actual = len(n.body.strip("\n"))
-        if int(m.group(1)) != actual:
-            yield Finding(span, f"budget records {m.group(1)} body characters; the body has {actual}")
 
 
 @rule("M109", "invalid-entry-field", WARNING, dialects=("mm",))
@@ -181,3 +112,43 @@ def invalid_entry_field(ctx: Context):
             if err.key in ("topic", "file"):
                 continue  # M101 / M102 say it better
             yield Finding(n.spans.get(err.key) or Span(n.path, 1, 1), f"{err.message} [{err.pointer}]")
+
+
+@rule("M110", "invalid-memory-id", ERROR, dialects=("mm",))
+def invalid_memory_id(ctx: Context):
+    """The index header's ``> mm-id:`` is not a valid memory id (the topic
+    slug grammar).
+
+    Why: ``mm://<memoryId>/<topic>`` URIs are built from it; the reference
+    refuses an invalid configured id (``E_INVALID``) and other agents cannot
+    address the store's notes.
+    Bad: ``> mm-id: my memory``
+    Good: ``> mm-id: my-memory``
+    """
+    from mmlint.dialects.mm import TOPIC_RE
+
+    idx = ctx.store.index
+    if idx is None or "mm-id" not in idx.header:
+        return
+    value = idx.header["mm-id"]
+    if not TOPIC_RE.match(value):
+        line = next((i for i, raw in enumerate(idx.text.split("\n"), 1) if raw.lstrip(">").strip().startswith("mm-id:")), 1)
+        yield Finding(Span(idx.path, line, 1), f"mm-id {echo(value)} is not a valid memory id (letters, digits, '.', '_', '-')")
+
+
+@rule("M111", "unsupported-version", WARNING, dialects=("mm",))
+def unsupported_version(ctx: Context):
+    """The index header declares an ``mm-version`` other than 1.
+
+    Why: this linter and the reference implement version 1; a newer format
+    may mean something the checks do not know.
+    Bad: ``> mm-version: 2``
+    Good: ``> mm-version: 1``
+    """
+    idx = ctx.store.index
+    if idx is None or "mm-version" not in idx.header:
+        return
+    value = idx.header["mm-version"]
+    if value.strip() != "1":
+        line = next((i for i, raw in enumerate(idx.text.split("\n"), 1) if "mm-version:" in raw), 1)
+        yield Finding(Span(idx.path, line, 1), f"mm-version {echo(value)} is not 1 (the version mmlint checks)")

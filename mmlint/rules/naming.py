@@ -139,20 +139,26 @@ def name_collision(ctx: Context):
 
 @rule("N107", "duplicate-slug", ERROR, dialects=("engramory",))
 def duplicate_slug(ctx: Context):
-    """Two notes in different folders have the same file name.
+    """Two notes in different folders have the same file name (also up to
+    case and Unicode normalisation, ``MEMORY.md`` included).
 
     Why: engramory keys notes by file name; wikilinks and tools reach only
     one of them.
-    Bad: ``sub1/dup.md`` and ``sub2/dup.md``
+    Bad: ``sub1/dup.md`` and ``sub2/dup.md``; ``sub/memory.md`` next to the index
     Good: one of them renamed.
     """
-    seen: dict[str, str] = {}
+    seen: dict[str, str] = {"memory.md": "MEMORY.md"} if ctx.store.index is not None else {}
     for n in ctx.store.notes:
         base = n.path.rsplit("/", 1)[-1]
-        if base in seen:
-            yield Finding(Span(n.path, 1, 1), f"note file name {echo(base)} is also used by {echo(seen[base])}")
+        key = unicodedata.normalize("NFC", base).casefold()
+        if key in seen and "/" not in seen[key] and "/" not in n.path:
+            continue  # two files at the root: N106 reports the collision
+        if key in seen:
+            other = seen[key]
+            how = "" if other.rsplit("/", 1)[-1] == base else " up to case or Unicode normalisation"
+            yield Finding(Span(n.path, 1, 1), f"note file name {echo(base)} is also used{how} by {echo(other)}")
         else:
-            seen[base] = n.path
+            seen[key] = n.path
 
 
 @rule("N108", "nested-note", WARNING, dialects=("engramory",))
@@ -189,3 +195,40 @@ def non_note_file(ctx: Context):
         if ctx.store.dialect == "mm" and not path.startswith("memories/"):
             continue
         yield Finding(Span(path, 1, 1), f"{echo(name)} is not a note; memory tools do not read it")
+
+
+@rule("N110", "duplicate-name", WARNING, dialects=("engramory",))
+def duplicate_name(ctx: Context):
+    """Two notes carry the same ``name:`` value.
+
+    Why: tools and wikilinks that resolve by name reach only one of them;
+    usually one note is a stale copy of the other.
+    Bad: ``name: deploy`` in ``a.md`` and in ``b.md``
+    Good: distinct names (or one merged note).
+    """
+    seen: dict[str, str] = {}
+    for n in ctx.store.notes:
+        if not n.name or not n.name.strip():
+            continue
+        key = unicodedata.normalize("NFC", n.name.strip()).casefold()
+        if key in seen:
+            yield Finding(n.spans.get("name") or Span(n.path, 1, 1), f"name {echo(n.name)} is also the name of {echo(seen[key])}")
+        else:
+            seen[key] = n.path
+
+
+@rule("N111", "orphan-history-archive", WARNING, dialects=("engramory",), profiles=("recall-v1",))
+def orphan_history_archive(ctx: Context):
+    """A ``<slug>-history.md`` archive whose main note ``<slug>.md`` does not
+    exist.
+
+    Why: archives hold the older sections of a live note (seed spec §3);
+    without the note the history is unreachable.
+    Bad: ``project-x-history.md`` with no ``project-x.md``
+    Good: restore the main note, or move the archive out of the store.
+    """
+    for path in ctx.store.files:
+        if path.endswith("-history.md"):
+            main = path[: -len("-history.md")] + ".md"
+            if main not in ctx.store.files:
+                yield Finding(Span(path, 1, 1), f"archive has no main note {echo(main)}")

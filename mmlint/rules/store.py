@@ -6,9 +6,11 @@ folders not walked) and crash or encoding leftovers in notes.
 
 from __future__ import annotations
 
+import re
+
 from mmlint.model import Span
 from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, reader_rule, rule
-from mmlint.textutil import decode
+from mmlint.textutil import decode, echo
 
 reader_rule("S101", "symlink-escape", ERROR, """
     A file in the store is a symlink whose target lies outside the store root.
@@ -109,25 +111,109 @@ def empty_note(ctx: Context):
             yield Finding(Span(rec.path, 1, 1), f"note is empty ({len(rec.data)} bytes)")
 
 
+_SYNC_RE = re.compile(
+    r"(\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7})"        # Syncthing
+    r"|( \([^()]*conflicted copy[^()]*\))"              # Dropbox
+    r"|( \((?:Case|Encoding) Conflict\))"               # Dropbox case/encoding
+    r"|( [2-9]\.md$)",                                   # iCloud "name 2.md"
+    re.IGNORECASE)
+_TEMP_RE = re.compile(r"(\.(bak|tmp|swp|swo|orig|rej)$)|(~$)|(^\..*\.\d+\.\d+\.tmp$)|(^\.#)", re.IGNORECASE)
+
+
 @rule("S109", "leftover-file", INFO)
 def leftover_file(ctx: Context):
-    """A temporary, backup or sync-conflict file sits in the store.
+    """A temporary or backup file sits in the store (``x.md.bak``,
+    ``.x.md.1234.1.tmp`` from an interrupted atomic write, ``x.md~``,
+    ``.x.swp``).
 
-    Why: editors, crashed writers and sync clients leave copies such as
-    ``x.md.bak``, ``.x.md.1234.tmp``, ``x (conflicted copy).md`` or
-    ``x.sync-conflict-20260101.md``; a copy that is also a note duplicates a
-    memory, and the rest is clutter the agent may read.
-    Bad: ``feedback_x (conflicted copy 2026-01-02).md``
-    Good: merge the copy into the note and delete it.
+    Why: crash and editor leftovers are clutter the agent may read and tools
+    may index; a ``.bak`` often holds an older version of a memory.
+    Bad: ``feedback_x.md.bak``
+    Good: delete it once the note is known to be right.
+    """
+    for path in ctx.store.files:
+        name = path.rsplit("/", 1)[-1]
+        if _TEMP_RE.search(name) and not _SYNC_RE.search(name):
+            yield Finding(Span(path, 1, 1), f"{echo(name)} looks like a temporary or backup file", hint="delete it once the note is known to be right")
+
+
+@rule("S113", "sync-conflict-copy", WARNING)
+def sync_conflict_copy(ctx: Context):
+    """A sync client's conflict copy of a note: Syncthing
+    (``x.sync-conflict-20260101-120000-ABCDEFG.md``), Dropbox
+    (``x (conflicted copy 2026-01-02).md``), iCloud (``x 2.md``).
+
+    Why: the copy is a second memory with the same title; the agent may
+    follow either version.
+    Bad: ``feedback_git (conflicted copy 2026-01-02).md``
+    Good: merge the copy into the note, then delete it.
     """
     for path, rec in ctx.store.files.items():
         name = path.rsplit("/", 1)[-1]
-        low = name.lower()
-        kind = None
-        if low.endswith((".bak", ".tmp", ".swp", ".orig", "~")) or (low.startswith(".") and ".tmp" in low):
-            kind = "a temporary or backup file"
-        elif "conflicted copy" in low or ".sync-conflict-" in low or "conflict" in low and "(" in low or \
-                (low.endswith(".md") and low[:-3].rstrip().endswith((" 2", " 3"))):
-            kind = "a sync-conflict copy"
-        if kind:
-            yield Finding(Span(path, 1, 1), f"{name!r} looks like {kind}", hint="merge what it holds and delete it")
+        if _SYNC_RE.search(name):
+            yield Finding(Span(path, 1, 1), f"{echo(name)} looks like a sync-conflict copy of another note",
+                          hint="merge it into the original note and delete it")
+
+
+@rule("S110", "invalid-ledger", WARNING, dialects=("engramory",), profiles=("recall-v1",))
+def invalid_ledger(ctx: Context):
+    """A recall-v1 ledger (``.engramory-*.jsonl``) has a line that is not a
+    JSON object.
+
+    Why: the ledgers are append-only usage records (seed spec §4); a broken
+    line (a crash mid-append, a merge) breaks the tools that replay them.
+    Bad: a truncated last line ``{"ts":"2026-``
+    Good: one JSON object per line.
+    """
+    import json
+
+    for path, rec in ctx.store.files.items():
+        name = path.rsplit("/", 1)[-1]
+        if not re.match(r"^\.engramory-[a-z0-9-]+\.jsonl$", name) or rec.data is None:
+            continue
+        for i, line in enumerate(rec.data.split(b"\n"), start=1):
+            if not line.strip():
+                continue
+            try:
+                ok = isinstance(json.loads(line), dict)
+            except ValueError:
+                ok = False
+            if not ok:
+                yield Finding(Span(path, i, 1), "ledger line is not a JSON object")
+
+
+@rule("S111", "cr-line-endings", WARNING)
+def cr_line_endings(ctx: Context):
+    """A note or the index uses lone CR line endings (classic Mac OS).
+
+    Why: the engramory doctor reads such a note as having no frontmatter, and
+    most tools see the whole file as one line.
+    Bad: ``---\\rname: a\\r---\\r``
+    Good: LF line endings.
+    """
+    for rec in ctx.store.files.values():
+        if rec.kind in ("note", "index") and rec.data and b"\r" in rec.data and b"\n" not in rec.data:
+            yield Finding(Span(rec.path, 1, 1), "file uses CR-only line endings; most tools read it as a single line")
+
+
+_CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?: |$)")
+
+
+@rule("S112", "conflict-markers", ERROR)
+def conflict_markers(ctx: Context):
+    """A note or the index holds version-control conflict markers
+    (``<<<<<<<``, ``=======``, ``>>>>>>>``).
+
+    Why: an unresolved merge; both sides are loaded as one memory, and the mm
+    reference keeps the markers silently as entry text.
+    Bad: ``<<<<<<< HEAD`` in ``MEMORY.md``
+    Good: resolve the merge.
+    """
+    for rec in ctx.store.files.values():
+        if rec.kind not in ("note", "index") or rec.data is None or b"<<<<<<<" not in rec.data:
+            continue
+        text = decode(rec.data).text
+        for i, line in enumerate(text.split("\n"), start=1):
+            if line.startswith("<<<<<<<") and _CONFLICT.match(line.rstrip("\r")):
+                yield Finding(Span(rec.path, i, 1), "unresolved merge conflict (conflict markers start here)")
+                break

@@ -1,0 +1,104 @@
+"""Rule documentation generated from the rules themselves.
+
+``mmlint rules`` lists them, ``mmlint rule CODE|NAME`` prints one, and
+``docs/rules.md`` is :func:`markdown` (a test fails when the file is stale:
+regenerate with ``mmlint rules --format markdown > docs/rules.md``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Any
+
+from mmlint import rules
+
+FAMILY_TITLES = {
+    "store": "Store (files, encoding, leftovers)",
+    "index": "Index (presence, caps, shape)",
+    "pointers": "Pointers (index entries, orphans, links between notes)",
+    "naming": "Naming (slugs, file names, collisions)",
+    "frontmatter": "Frontmatter (grammar, schema, Why / How to apply)",
+    "caps": "Size caps on notes",
+    "mm": "mm (Memory Standard reference errors)",
+    "interop": "Interop hazards (what another tool would misread)",
+}
+
+
+def sections(doc: str) -> dict[str, str]:
+    """Split a rule docstring into ``summary``, ``body``, ``why``, ``bad``,
+    ``good`` (missing sections are empty strings)."""
+    text = inspect.cleandoc(doc)
+    parts = {"summary": "", "body": "", "why": "", "bad": "", "good": ""}
+    paras = text.split("\n\n")
+    parts["summary"] = " ".join(paras[0].split("\n")).strip() if paras else ""
+    current = "body"
+    for para in paras[1:]:
+        m = re.match(r"^(Why|Bad|Good):\s*", para)
+        if m:
+            current = m.group(1).lower()
+            para = para[m.end():]
+        for line in para.split("\n"):
+            m = re.match(r"^(Why|Bad|Good):\s*", line)
+            if m:
+                current = m.group(1).lower()
+                line = line[m.end():]
+            parts[current] = (parts[current] + "\n" + line).strip()
+    return parts
+
+
+def _scope(r: rules.Rule) -> str:
+    d = ", ".join(sorted(r.dialects)) if r.dialects else "all dialects"
+    if r.profiles:
+        d += f" (profiles: {', '.join(sorted(r.profiles))})"
+    return d
+
+
+def listing() -> list[dict[str, Any]]:
+    """Every rule as ``{"code", "name", "severity", "family", "dialects",
+    "profiles", "summary"}``, sorted by code."""
+    out = []
+    for r in rules.load().values():
+        out.append({"code": r.code, "name": r.name, "severity": r.severity, "family": r.family,
+                    "dialects": sorted(r.dialects) if r.dialects else None,
+                    "profiles": sorted(r.profiles) if r.profiles else None,
+                    "summary": sections(r.doc)["summary"]})
+    return out
+
+
+def explain(r: rules.Rule) -> str:
+    """Plain-text documentation of one rule."""
+    s = sections(r.doc)
+    lines = [f"{r.code} {r.name} ({r.severity}; {_scope(r)})", "", s["summary"]]
+    if s["body"]:
+        lines += ["", s["body"]]
+    for label in ("why", "bad", "good"):
+        if s[label]:
+            lines += ["", f"{label.capitalize()}: {s[label]}"]
+    return "\n".join(lines) + "\n"
+
+
+def markdown() -> str:
+    """``docs/rules.md``: a table of every rule, then one section per family."""
+    all_rules = list(rules.load().values())
+    lines = ["# mmlint rules", "",
+             "Generated from the rules' own documentation by `mmlint rules --format markdown`; do not edit by hand.",
+             "", f"{len(all_rules)} rules. Severity is the default; configuration may change it.", "",
+             "| code | name | severity | applies to | finds |", "|---|---|---|---|---|"]
+    for r in all_rules:
+        summary = sections(r.doc)["summary"].replace("|", "\\|")
+        lines.append(f"| {r.code} | `{r.name}` | {r.severity} | {_scope(r)} | {summary} |")
+    for fam in rules.FAMILIES:
+        fam_rules = [r for r in all_rules if r.family == fam]
+        if not fam_rules:
+            continue
+        lines += ["", f"## {FAMILY_TITLES.get(fam, fam)}"]
+        for r in fam_rules:
+            s = sections(r.doc)
+            lines += ["", f"### {r.code} `{r.name}`", "", f"*{r.severity}; {_scope(r)}*", "", s["summary"]]
+            if s["body"]:
+                lines += ["", s["body"]]
+            for label in ("why", "bad", "good"):
+                if s[label]:
+                    lines += ["", f"**{label.capitalize()}:** {s[label]}"]
+    return "\n".join(lines) + "\n"

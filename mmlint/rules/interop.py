@@ -1,0 +1,274 @@
+"""Interop hazards: what another tool of this ecosystem would misread.
+
+Each rule here names a tool whose reading of the store differs from what the
+file says: the mm reference (CRLF indexes, human titles, stale budget
+records), Claude Code (YAML frontmatter, the index load window, frontmatter
+found only within the first 30 lines) and line-based engramory readers
+(YAML-only shapes).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mmlint.model import Span
+from mmlint.rules import ERROR, WARNING, Context, Finding, rule
+from mmlint.textutil import echo
+
+_FM = ("engramory", "workspace")
+
+
+@rule("X101", "crlf-index", ERROR, dialects=("mm",))
+def crlf_index(ctx: Context):
+    """The mm index uses CRLF (or CR) line endings.
+
+    Why: the reference reads **zero entries** from a CRLF index without an
+    error, then rewrites ``MEMORY.md`` with only its next entry: every
+    existing entry is lost (mm-reference §9 B1). mmlint reads the file
+    correctly; the reference does not.
+    Bad: ``MEMORY.md`` saved with Windows line endings
+    Good: LF line endings (``git config core.autocrlf input``).
+    """
+    idx = ctx.store.index
+    if idx is not None and "\r" in idx.text:
+        line = idx.text[: idx.text.index("\r")].count("\n") + 1
+        yield Finding(Span(idx.path, line, 1), "index has CR line endings: the mm reference reads zero entries from it and then overwrites it",
+                      hint="convert MEMORY.md to LF line endings")
+
+
+@rule("X102", "human-title", ERROR, dialects=("mm",))
+def human_title(ctx: Context):
+    """An mm detail file's ``# title`` (or ``> mm-topic:``) is not its
+    entry's topic.
+
+    Why: the reference validates the title as a slug: a human title such as
+    ``# Project Notes`` makes the whole store fail to open (``E_INVALID``,
+    mm-reference §9 B2); a different slug misfiles the note.
+    Bad: ``# Deployment notes`` in ``memories/deployment.md``
+    Good: ``# deployment``, with the human title in the body.
+    """
+    from mmlint.dialects.mm import valid_topic
+
+    for n in ctx.store.notes:
+        lay = n.layout if isinstance(n.layout, dict) else None
+        nl = lay.get("note") if lay else None
+        if nl is None or lay.get("entry") is None:
+            continue
+        topic = lay["entry"]["topic"]
+        for label, value in (("title", nl.title), ("mm-topic", nl.meta.get("mm-topic"))):
+            if value is None:
+                continue
+            line = _line_of(nl.header_raw, "# " if label == "title" else "mm-topic:")
+            if not valid_topic(value):
+                yield Finding(Span(n.path, line, 1), f"{label} {echo(value)} is not a valid topic slug: the mm reference fails to load the whole store",
+                              hint=f"use '# {topic}' and put the human title in the body")
+            elif value != topic:
+                yield Finding(Span(n.path, line, 1), f"{label} {echo(value)} differs from the entry topic {echo(topic)}")
+
+
+def _line_of(text: str, needle: str) -> int:
+    for i, line in enumerate(text.split("\n"), start=1):
+        if needle in line:
+            return i
+    return 1
+
+
+@rule("X103", "stale-budget-record", WARNING, dialects=("mm",))
+def stale_budget_record(ctx: Context):
+    """An entry's recorded ``budget:`` body size differs from the note's
+    actual body (code points), or the field is malformed.
+
+    Why: the reference's budget report uses the recorded value, not the
+    file; a stale record misreports how close the note is to its write
+    budget. ``10 / 4000`` (spaces) reads as 0/0.
+    Bad: ``- **budget:** 145/4000`` for a 192-character body
+    Good: ``- **budget:** 192/4000``
+    """
+    for n in ctx.store.notes:
+        if n.budget is None or not isinstance(n.layout, dict) or n.layout.get("missing"):
+            continue
+        m = re.match(r"^(\d+)/(\d+)", n.budget)
+        span = n.spans.get("budget") or Span(n.path, 1, 1)
+        if not m:
+            yield Finding(span, f"budget {echo(n.budget)} is not <bodyChars>/<writeBudget>; the reference reads it as 0/0")
+            continue
+        actual = len(n.body.strip("\n"))
+        if int(m.group(1)) != actual:
+            yield Finding(span, f"budget records {m.group(1)} body characters; the body has {actual}")
+
+
+# ------------------------------------------------------------ YAML vs key: value
+
+_RISKY_START = set("[{&*!|>%@`'\"")
+
+
+def _risky(raw: str) -> bool:
+    """A line whose YAML reading may differ from the key: value reading."""
+    line = raw.rstrip("\r")
+    if "\t" in line[: len(line) - len(line.lstrip())]:
+        return True
+    _, sep, value = line.partition(":")
+    if not sep:
+        return False
+    v = value.strip()
+    return bool(v) and (v[0] in _RISKY_START or ": " in v or " #" in v or v.endswith(":") or "\t" in v)
+
+
+def _yaml_view(ctx: Context, note: Any) -> tuple[Any, str | None] | None:
+    """The YAML reading of a note's frontmatter, computed only when some line
+    is risky (plain ``key: value`` blocks read the same either way)."""
+    fm = getattr(note.layout, "fm", None)
+    if fm is None or fm.close_raw is None:
+        return None
+    raws = [r for it in fm.items for r in it.raw]
+    if not any(_risky(r) for r in raws):
+        return None
+    key = "yaml:" + note.path
+    if key not in ctx.cache:
+        from mmlint.frontmatter import yaml_load
+
+        ctx.cache[key] = yaml_load("\n".join(r.rstrip("\r") for r in raws))
+    return ctx.cache[key]
+
+
+@rule("X104", "frontmatter-not-yaml", ERROR, dialects=("engramory",), profiles=("claude-code",))
+def frontmatter_not_yaml(ctx: Context):
+    """A note's frontmatter is not valid YAML, so Claude Code (which parses
+    frontmatter as YAML) sees none of its fields.
+
+    Why: typical causes are an unquoted value holding ``: `` or starting with
+    a quote, and tab indentation under ``metadata:``; one Claude Code release
+    even replaced such frontmatter with an empty stub (claude-code-notes.md).
+    Bad: ``description: rule: always rebase``
+    Good: ``description: 'rule: always rebase'``
+    """
+    for n in ctx.store.notes:
+        view = _yaml_view(ctx, n)
+        if view is None or view[1] is None:
+            continue
+        fm = n.layout.fm
+        bad = next((it for it in fm.items for r in it.raw if _risky(r)), None)
+        line = bad.line if bad is not None else 1
+        yield Finding(Span(n.path, line, 1), f"frontmatter is not valid YAML ({echo(view[1], 100)[1:-1]}); Claude Code drops it",
+                      hint="quote the value (single quotes) or remove the tab indentation")
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@rule("X105", "yaml-reads-differently", WARNING, dialects=_FM)
+def yaml_reads_differently(ctx: Context):
+    """A frontmatter value that YAML reads differently from the line-based
+    ``key: value`` grammar: an unquoted `` #`` starts a YAML comment (YAML
+    keeps less), a value that starts with ``[`` or ``{`` is a YAML list or
+    mapping.
+
+    Why: Claude Code reads YAML, the engramory tools and the workspace
+    plugin read ``key: value`` lines; the note then means two things.
+    Bad: ``description: use C# for the tools``
+    Good: ``description: 'use C# for the tools'``
+    """
+    for n in ctx.store.notes:
+        view = _yaml_view(ctx, n)
+        if view is None or view[1] is not None or not isinstance(view[0], dict):
+            continue
+        data = view[0]
+        for it in n.layout.fm.items:
+            if it.kind != "scalar" or not it.key or it.quote:
+                continue
+            ydata = data.get(it.parent, {}) if it.parent else data
+            if not isinstance(ydata, dict) or it.key not in ydata:
+                continue
+            yv = ydata[it.key]
+            if isinstance(yv, (list, dict)) and not isinstance(it.value, (list, dict)):
+                yield Finding(Span(n.path, it.line, it.value_col), f"YAML reads {it.key!r} as a {'list' if isinstance(yv, list) else 'mapping'}, the key: value grammar as the text {echo(str(it.value))}")
+                continue
+            ytext = _text(yv)
+            if ytext is not None and ytext != it.value and isinstance(yv, str):
+                yield Finding(Span(n.path, it.line, it.value_col), f"YAML reads {it.key!r} as {echo(ytext)}, the key: value grammar as {echo(str(it.value))}",
+                              hint="quote the value so both readings agree")
+
+
+@rule("X106", "yaml-only-frontmatter", WARNING, dialects=("engramory",), profiles=("claude-code",))
+def yaml_only_frontmatter(ctx: Context):
+    """Frontmatter that is valid YAML but not the line-based ``key: value``
+    grammar: block lists (``- item``), block scalars (``>-``, ``|``).
+
+    Why: Claude Code reads it, but the engramory doctor and recall tools
+    reject the lines ("malformed frontmatter line").
+    Bad: ``tags:`` / ``  - a`` / ``  - b``
+    Good: ``tags: a, b``
+    """
+    for n in ctx.store.notes:
+        fm = getattr(n.layout, "fm", None)
+        if fm is None:
+            continue
+        for it in fm.items:
+            if it.kind == "yaml" and len(it.raw) > 1:
+                yield Finding(Span(n.path, it.line, it.key_col), f"{it.key!r} spans {len(it.raw)} lines (a YAML list or block scalar); line-based readers reject it")
+
+
+def load_window(text: str, max_lines: int, max_bytes: int) -> int:
+    """The last 1-based line of ``text`` that Claude Code loads.
+
+    Claude Code cuts the index at ``max_bytes`` (UTF-8) at the last newline
+    before the limit, then keeps ``max_lines`` lines after trimming
+    surrounding whitespace (claude-code-notes.md). Returns 0 for an empty
+    index.
+    """
+    data = text.encode("utf-8", "surrogateescape")
+    if len(data) > max_bytes:
+        cut = data[:max_bytes]
+        nl = cut.rfind(b"\n")
+        data = cut[: nl + 1] if nl >= 0 else b""
+    window = data.decode("utf-8", "surrogateescape")
+    stripped = window.lstrip()
+    lead = window[: len(window) - len(stripped)].count("\n")
+    kept = stripped.rstrip().split("\n")[:max_lines] if stripped.strip() else []
+    return lead + len(kept)
+
+
+@rule("X107", "outside-load-window", ERROR, dialects=("engramory",), profiles=("claude-code",))
+def outside_load_window(ctx: Context):
+    """An index pointer lies past Claude Code's load window: the first 200
+    lines (after trimming surrounding whitespace) within the first 25,000
+    bytes, cut at the last newline (configurable: caps ``load_lines``,
+    ``load_bytes``).
+
+    Why: Claude Code drops the rest of ``MEMORY.md`` silently and never names
+    the lost pointers; each finding names one memory the agent cannot see.
+    Bad: a pointer on line 230 of a 249-line index
+    Good: consolidate the index until every pointer is inside the window.
+    """
+    idx = ctx.store.index
+    if idx is None:
+        return
+    max_lines = int(ctx.options.caps.get("load_lines", 200))
+    max_bytes = int(ctx.options.caps.get("load_bytes", 25000))
+    last = load_window(idx.text, max_lines, max_bytes - (3 if idx.bom else 0))
+    for e in idx.entries:
+        if e.span.line > last and e.kind == "link" and e.target:
+            yield Finding(e.pointer_span or e.span, f"pointer to {echo(e.target)} is past Claude Code's load window (it loads lines 1-{last}); the agent never sees it")
+
+
+@rule("X108", "frontmatter-too-low", WARNING, dialects=("engramory",), profiles=("claude-code",))
+def frontmatter_too_low(ctx: Context):
+    """A note's closing ``---`` lies beyond line 30.
+
+    Why: Claude Code reportedly looks for the closing fence only within the
+    first 30 lines; a longer block is read as no frontmatter at all.
+    Bad: 35 lines of frontmatter
+    Good: keep frontmatter short; move detail into the body.
+    """
+    for n in ctx.store.notes:
+        fm = getattr(n.layout, "fm", None)
+        if fm is not None and fm.close_line > 30:
+            yield Finding(Span(n.path, fm.close_line, 1), f"frontmatter closes on line {fm.close_line}; Claude Code only looks within the first 30 lines")

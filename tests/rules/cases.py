@@ -1,0 +1,158 @@
+"""One bad and one good store per rule: the bad one must raise the rule, the
+good one must not. ``LINK`` values create symlinks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class LINK:
+    """A symlink to ``target`` (relative to the link, or absolute)."""
+
+    target: str
+
+
+def N(name="a", type_="reference", extra="", body="body\n", dates=True, desc="a note"):
+    d = "created: 2026-01-01\nupdated: 2026-01-02\n" if dates else ""
+    return f"---\nname: {name}\ndescription: {desc}\ntype: {type_}\n{d}{extra}---\n\n{body}"
+
+
+WH = "**Why:** reason.\n\n**How to apply:** step.\n"
+ENG = {"MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) — hook\n", "a.md": N()}
+CC = {"MEMORY.md": "- [A](a.md) — hook\n", "a.md": N(dates=False)}
+REC = {"MEMORY.md": "# Memory Index\n\n- [A](reference-a.md) — hook\n", "reference-a.md": N("a")}
+MM_INDEX = ("# MEMORY.md\n\n> mm-id: local\n> mm-version: 1\n> mm-kind: index\n"
+            "## alpha\n- **summary:** s\n- **tags:** a\n- **file:** memories/alpha.md\n"
+            "- **updated:** 2026-01-02T03:04:05.000Z\n- **budget:** 5/4000\n")
+MM_NOTE = "# alpha\n\n> mm-id: local\n> mm-topic: alpha\n\nhello\n"
+MM = {"MEMORY.md": MM_INDEX, "memories/alpha.md": MM_NOTE}
+WS_NOTE = "---\ntitle: 甲\ntags: a, b\ncreated: 2026-10-08T08:31:24.000Z\nupdated: 2026-10-08T08:31:24.000Z\n---\n\n正文\n"
+WS = {"MEMORY.md": "# 记忆索引\n\n## 未分类\n\n- [甲](./甲.md) — a, b · 2026-10-08 · 1 B\n", "甲.md": WS_NOTE}
+
+
+def with_(base, **changes):
+    out = dict(base)
+    for k, v in changes.items():
+        k = k.replace("__", "/").replace("_DOT_", ".")
+        if v is None:
+            out.pop(k, None)
+        else:
+            out[k] = v
+    return out
+
+
+@dataclass
+class Case:
+    dialect: str
+    profile: str | None
+    bad: dict
+    good: dict
+    caps: dict = field(default_factory=dict)
+
+
+def idx(*lines):
+    return "# Memory Index\n\n" + "".join(line + "\n" for line in lines)
+
+
+CASES: dict[str, Case] = {
+    # store
+    "S101": Case("engramory", "upstream", with_(ENG, **{"b.md": LINK("/etc/hostname")}), ENG),
+    "S102": Case("engramory", "upstream", with_(ENG, **{"b.md": LINK("nowhere.md")}), ENG),
+    "S104": Case("engramory", "upstream", with_(ENG, **{"shared": LINK("/tmp")}), ENG),
+    "S105": None,  # needs an unlistable folder; see test_unlistable_folder
+    "S106": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="caf\xe9\n").encode("utf-8").replace(b"\xc3\xa9", b"\xe9")}), ENG),
+    "S107": Case("engramory", "upstream", with_(ENG, **{"a.md": b"\x00" * 64}), ENG),
+    "S108": Case("engramory", "upstream", with_(ENG, **{"a.md": ""}), ENG),
+    "S109": Case("engramory", "upstream", with_(ENG, **{"a.md.bak": "old"}), ENG),
+    "S110": Case("engramory", "recall-v1", with_(REC, **{".engramory-recall.jsonl": '{"ok":1}\n{"ts":"2026-\n'}),
+                 with_(REC, **{".engramory-recall.jsonl": '{"ok":1}\n'})),
+    "S111": Case("engramory", "upstream", with_(ENG, **{"a.md": N().replace("\n", "\r")}), ENG),
+    "S112": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("<<<<<<< HEAD", "- [A](a.md) — x", "=======", "- [A](a.md) — y", ">>>>>>> main")}), ENG),
+    "S113": Case("engramory", "upstream", with_(ENG, **{"a (conflicted copy 2026-01-02).md": N()}), ENG),
+    # index
+    "I101": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": None}), ENG),
+    "I102": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", *(["<!-- pad -->"] * 199))}),
+                 with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", *(["<!-- pad -->"] * 147))})),
+    "I103": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — " + "h" * 25600)}),
+                 with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — " + "h" * 20000)})),
+    "I104": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", *(["<!-- pad -->"] * 160))}), ENG),
+    "I105": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- Always deploy from main.")}), ENG),
+    "I106": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [A again](./a.md#x) — hook")}), ENG),
+    "I107": Case("workspace", None, with_(WS, **{"乙.md": WS_NOTE.replace("甲", "乙")}), WS),
+    "I108": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": None, "memory.md": ENG["MEMORY.md"]}), ENG),
+    "I109": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": LINK("index-real.txt"), "index-real.txt": ENG["MEMORY.md"]}), ENG),
+    # pointers
+    "P101": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [Gone](gone.md) — x")}), ENG),
+    "P102": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [Out](../out.md) — x")}), ENG),
+    "P103": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [S](file:///etc/x.md) — x")}),
+                 with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [S](https://example.com/x.md) — x")})),
+    "P104": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](/home/user/memory/a.md) — hook")}), ENG),
+    "P105": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [B](sub\\b.md) — x")}), ENG),
+    "P106": Case("engramory", "upstream", with_(ENG, **{"b.md": N("b")}),
+                 with_(ENG, **{"b.md": N("b"), "MEMORY.md": idx("- [A](a.md) — hook", "- [B](b.md) — hook")})),
+    "P107": Case("engramory", "upstream", with_(ENG, **{"archive/old.md": "# old\n", "MEMORY.md": idx("- [A](a.md) — hook", "- [Old](archive/old.md) — x")}), ENG),
+    "P108": Case("engramory", "upstream", with_(ENG, **{"data.json": "{}", "MEMORY.md": idx("- [A](a.md) — hook", "- [D](data.json) — x")}), ENG),
+    "P109": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="see [[nothere]]\n")}), with_(ENG, **{"a.md": N(body="see [[a]]\n")})),
+    "P110": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="see [[b]]\n"), "b.md": N("b")}), ENG),
+    # naming
+    "N101": Case("engramory", "recall-v1", with_(REC, **{"MEMORY.md": idx("- [A](Reference_A.md) — hook"), "reference-a.md": None, "Reference_A.md": N("a")}), REC),
+    "N102": Case("engramory", "recall-v1", with_(REC, **{"MEMORY.md": idx("- [A](project-a.md) — hook"), "reference-a.md": None, "project-a.md": N("a")}), REC),
+    "N103": Case("engramory", "upstream", with_(ENG, **{"a.md": N("other-name")}), ENG),
+    "N104": Case("workspace", None, with_(WS, **{"a:b.md": WS_NOTE}), WS),
+    "N105": Case("workspace", None, with_(WS, **{"a/b/c/d/x.md": WS_NOTE}), with_(WS, **{"a/b/c/x.md": WS_NOTE})),
+    "N106": Case("engramory", "upstream", with_(ENG, **{"A.md": N("a")}), ENG),
+    "N107": Case("engramory", "upstream", with_(ENG, **{"s1/dup.md": N("dup"), "s2/dup.md": N("dup")}), ENG),
+    "N108": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](sub/a.md) — hook"), "a.md": None, "sub/a.md": N()}), ENG),
+    "N109": Case("engramory", "upstream", with_(ENG, **{"notes.txt": "a fact"}), with_(ENG, **{".engramory-recall.jsonl": "{}\n"})),
+    "N110": Case("engramory", "upstream", with_(ENG, **{"b.md": N("a"), "MEMORY.md": idx("- [A](a.md) — h", "- [B](b.md) — h")}), ENG),
+    "N111": Case("engramory", "recall-v1", with_(REC, **{"gone-history.md": "# history\n"}), with_(REC, **{"reference-a-history.md": "# history\n"})),
+    # frontmatter
+    "F100": Case("engramory", "upstream", with_(ENG, **{"a.md": "---\nname: a\n----\nbody\n"}), ENG),
+    "F101": Case("engramory", "upstream", with_(ENG, **{"a.md": N(extra="tags:\n  - x\n  - y\n")}), with_(ENG, **{"a.md": N(extra="tags: x, y\n")})),
+    "F102": Case("engramory", "upstream", with_(ENG, **{"a.md": N(desc='"oops no close')}), with_(ENG, **{"a.md": N(desc='"closed"')})),
+    "F103": Case("engramory", "upstream", with_(ENG, **{"a.md": N(name='"a""')}), ENG),
+    "F104": Case("engramory", "upstream", with_(ENG, **{"a.md": N(extra="aliases: [a, b\n")}), with_(ENG, **{"a.md": N(extra="aliases: [a, b]\n")})),
+    "F105": Case("engramory", "upstream", with_(ENG, **{"a.md": N(extra=": feedback\n")}), ENG),
+    "F106": Case("engramory", "upstream", with_(ENG, **{"a.md": N(extra="  scope: repo\n")}), with_(ENG, **{"a.md": N(extra="scope: repo\n")})),
+    "F107": Case("engramory", "upstream", with_(ENG, **{"a.md": N(extra="type: project\n")}), ENG),
+    "F108": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="metadata:\n  type: user\n")}),
+                 with_(CC, **{"a.md": "---\nname: a\ndescription: d\nmetadata:\n  type: reference\n---\n"})),
+    "F109": Case("engramory", "upstream", with_(ENG, **{"a.md": "# A\n\nno frontmatter\n"}), ENG),
+    "F111": Case("engramory", "upstream", with_(ENG, **{"a.md": "---\nname: a\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-01\n---\n"}), ENG),
+    "F112": Case("engramory", "upstream", with_(ENG, **{"a.md": N(type_="Reference")}), ENG),
+    "F113": Case("engramory", "upstream", with_(ENG, **{"a.md": N(extra="desciption: typo\n")}), with_(ENG, **{"a.md": N(extra="scope: repo\n")})),
+    "F114": Case("engramory", "upstream", with_(ENG, **{"a.md": N(type_="feedback", extra="scope: repo\n", body="do the thing\n")}),
+                 with_(ENG, **{"a.md": N(type_="feedback", extra="scope: repo\n", body=WH)})),
+    "F115": Case("engramory", "upstream", with_(ENG, **{"a.md": N(type_="feedback", body=WH)}),
+                 with_(ENG, **{"a.md": N(type_="feedback", extra="scope: repo\n", body=WH)})),
+    "F116": Case("engramory", "upstream", with_(ENG, **{"a.md": N(type_="feedback", extra="scope: repo\n", body="**Why:** <!-- fill in -->\n\n**How to apply:** step\n")}),
+                 with_(ENG, **{"a.md": N(type_="feedback", extra="scope: repo\n", body=WH)})),
+    "F117": Case("engramory", "upstream", with_(ENG, **{"a.md": N(dates=False, extra="created: 2026-05-01\nupdated: 2026-04-01\n")}), ENG),
+    "F118": Case("engramory", "upstream", with_(ENG, **{"a.md": N(dates=False, extra="created: 2026-01-01\nupdated: 2999-01-01\n")}), ENG),
+    # caps
+    "C101": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="x" * (4 * 1024 * 1024))}), ENG),
+    "C102": Case("engramory", "recall-v1", dict(REC, **{f"reference-n{i}.md": N(f"n{i}") for i in range(3)}), REC, caps={"notes": 2}),
+    "C103": Case("mm", None, with_(MM, **{"memories/alpha.md": MM_NOTE + "x" * 70000}), MM),
+    "C104": Case("mm", None, with_(MM, **{"memories/alpha.md": MM_NOTE.replace("hello\n", "y" * 4001)}), MM),
+    "C105": Case("workspace", None, with_(WS, **{"甲.md": WS_NOTE + "z" * 262145}), WS),
+    # mm
+    "M101": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("## alpha", "## Project Notes")), MM),
+    "M102": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("memories/alpha.md", "../alpha.md")), MM),
+    "M104": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX + "- **summary:** again\n"), MM),
+    "M105": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX + "\n## alpha\n- **summary:** dup\n"), MM),
+    "M107": Case("mm", None, with_(MM, **{"memories/stray.md": "# stray\n\nx\n"}), MM),
+    "M109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("2026-01-02T03:04:05.000Z", "last week")), MM),
+    "M110": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("mm-id: local", "mm-id: my memory")), MM),
+    "M111": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("mm-version: 1", "mm-version: 2")), MM),
+    # interop
+    "X101": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("\n", "\r\n")), MM),
+    "X102": Case("mm", None, with_(MM, **{"memories/alpha.md": MM_NOTE.replace("# alpha", "# Alpha notes")}), MM),
+    "X103": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("5/4000", "145/4000")), MM),
+    "X104": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, desc="rule: always rebase")}),
+                 with_(CC, **{"a.md": N(dates=False, desc="'rule: always rebase'")})),
+    "X105": Case("engramory", "upstream", with_(ENG, **{"a.md": N(desc="use C #sharp")}), with_(ENG, **{"a.md": N(desc="'use C #sharp'")})),
+    "X106": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="tags:\n  - x\n")}), CC),
+    "X107": Case("engramory", "claude-code", with_(CC, **{"MEMORY.md": "".join("<!-- pad -->\n" for _ in range(200)) + "- [A](a.md) — hook\n"}), CC),
+    "X108": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="".join(f"k{i}: v\n" for i in range(30)))}), CC),
+}

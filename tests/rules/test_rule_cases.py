@@ -1,0 +1,89 @@
+"""Every rule fires on its bad store and stays silent on its good one; every
+rule is documented and has a case."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cases import CASES, LINK  # noqa: E402
+
+from mmlint import dialects, rules  # noqa: E402
+from mmlint.ruledocs import sections  # noqa: E402
+
+
+def build(root: Path, files: dict) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for rel, content in files.items():
+        full = root.joinpath(*rel.split("/"))
+        full.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, LINK):
+            os.symlink(content.target, full)
+        else:
+            full.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+    return root
+
+
+def codes(root: Path, dialect: str, profile: str | None, caps: dict) -> set[str]:
+    mod = dialects.get(dialect)
+    store = mod.read(str(root), profile)
+    return {d.code for d in rules.run(store, mod, rules.Options(caps=caps))}
+
+
+def test_every_rule_has_a_case():
+    missing = [c for c in rules.load() if c not in CASES]
+    assert missing == []
+    assert [c for c in CASES if c not in rules.load()] == []
+
+
+@pytest.mark.parametrize("code", sorted(c for c, case in CASES.items() if case is not None))
+def test_bad_fires_good_does_not(code, tmp_path):
+    case = CASES[code]
+    bad = codes(build(tmp_path / "bad", case.bad), case.dialect, case.profile, case.caps)
+    good = codes(build(tmp_path / "good", case.good), case.dialect, case.profile, case.caps)
+    assert code in bad, f"{code} did not fire on its bad store; got {sorted(bad)}"
+    assert code not in good, f"{code} fired on its good store"
+
+
+@pytest.mark.parametrize("code", sorted(rules.load()))
+def test_rule_doc_is_complete(code):
+    r = rules.load()[code]
+    s = sections(r.doc)
+    assert s["summary"] and s["why"] and s["bad"] and s["good"], f"{code} doc lacks a section"
+    assert r.name == r.name.lower() and " " not in r.name
+
+
+def test_codes_and_names_unique_and_stable_prefixes():
+    all_rules = rules.load()
+    assert len({r.name for r in all_rules.values()}) == len(all_rules)
+    for code, r in all_rules.items():
+        assert code[0] in "SIPNFCMX" and code[1:].isdigit() and len(code) == 4
+
+
+def test_unlistable_folder(tmp_path, monkeypatch):
+    from mmlint import walk
+
+    build(tmp_path, {"MEMORY.md": "# Memory Index\n", "locked/a.md": "x"})
+    real_walk = os.walk
+
+    def fake_walk(top, onerror=None, followlinks=False):
+        for item in real_walk(top, onerror=onerror, followlinks=followlinks):
+            dirpath, dirnames, files = item
+            if "locked" in dirnames:
+                dirnames.remove("locked")
+                onerror(PermissionError(13, "Permission denied", os.path.join(dirpath, "locked")))
+            yield dirpath, dirnames, files
+
+    monkeypatch.setattr(walk.os, "walk", fake_walk)
+    assert "S105" in codes(tmp_path, "engramory", "upstream", {})
+
+
+def test_docs_rules_md_is_current():
+    from mmlint.ruledocs import markdown
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+    assert path.read_text(encoding="utf-8") == markdown(), "docs/rules.md is stale: run mmlint rules --format markdown > docs/rules.md"
