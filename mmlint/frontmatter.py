@@ -341,7 +341,7 @@ def quote_value(value: str) -> str | None:
     """Render ``value`` so that the restricted grammar and YAML read it back
     unchanged, or return ``None`` when no such rendering exists (a newline,
     or both quote characters together with a backslash)."""
-    if "\n" in value or "\r" in value:
+    if not all(_yaml_printable(c) for c in value):
         return None
     plain_ok = (
         value
@@ -361,6 +361,15 @@ def quote_value(value: str) -> str | None:
     if '"' not in value and "\\" not in value:
         return '"' + value + '"'
     return None
+
+
+def _yaml_printable(ch: str) -> bool:
+    """Characters YAML allows in a scalar as they are (YAML 1.2 §5.1), minus
+    line breaks: tab, printable ASCII, NEL-free C1 range excluded, the BMP
+    without surrogates and U+FEFF/U+FFFE/U+FFFF, and the astral planes."""
+    o = ord(ch)
+    return (ch == "\t" or 0x20 <= o <= 0x7E or 0xA0 <= o <= 0xD7FF or 0xE000 <= o <= 0xFFFD and o != 0xFEFF
+            or o >= 0x10000)
 
 
 def _looks_numeric(value: str) -> bool:

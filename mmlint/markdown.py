@@ -157,8 +157,32 @@ def _wikilinks(s: str) -> list[tuple[int, str]]:
     return out
 
 
+#: Markers after which plain text may not be plain markdown text (code spans,
+#: HTML, escapes, fences, indented code, link syntax): bodies holding none of
+#: them can be scanned for wikilinks without a markdown parser.
+_NEEDS_PARSER = ("`", "<", "\\", "~~~", "\n    ", "\n\t", "](", "]:", "][", "&")
+
+
 def body_links(text: str) -> list[Link]:
-    """Links and wikilinks in a note body (see :func:`links`)."""
+    """Links and wikilinks in a note body (see :func:`links`).
+
+    A body with no ``[`` has none. A body whose only bracket syntax is
+    ``[[wikilinks]]`` and that holds none of :data:`_NEEDS_PARSER` reads the
+    same with or without markdown-it, so it is scanned directly (linear time);
+    every other body goes through the parser.
+    """
     if "[" not in text:
         return []
-    return links(text)
+    if any(m in text for m in _NEEDS_PARSER) or text.startswith(("    ", "\t")):
+        return links(text)
+    out = []
+    line_starts = None
+    for start, inner in _wikilinks(text):
+        if line_starts is None:
+            line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+        import bisect
+
+        line = bisect.bisect_right(line_starts, start)
+        col = start - line_starts[line - 1] + 1
+        out.append(Link(line, col, inner, inner, "wikilink", line, col + len(inner) + 4))
+    return out

@@ -46,11 +46,29 @@ def load_schema(name: str) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+    """Replace local ``{"$ref": "#/$defs/x"}`` with the definition itself, so
+    validation never goes through reference resolution (several times
+    faster); the schema files keep their ``$defs`` for readability."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) <= 2:
+            target = dict(_inline_refs(defs[ref[len("#/$defs/"):]], defs))
+            if "description" in node:
+                target["description"] = node["description"]
+            return target
+        return {k: _inline_refs(v, defs) for k, v in node.items() if k != "$defs"}
+    if isinstance(node, list):
+        return [_inline_refs(v, defs) for v in node]
+    return node
+
+
 @lru_cache(maxsize=None)
 def _validator(name: str) -> Any:
     from jsonschema import Draft202012Validator, FormatChecker
 
-    return Draft202012Validator(load_schema(name), format_checker=FormatChecker())
+    schema = load_schema(name)
+    return Draft202012Validator(_inline_refs(schema, schema.get("$defs", {})), format_checker=FormatChecker())
 
 
 def validate(name: str, instance: dict[str, Any]) -> list[SchemaError]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import ModuleType
 
 BUILTIN: dict[str, str] = {
@@ -97,7 +98,9 @@ class PathClaims:
 _loaded: dict[str, ModuleType] = {}
 
 
+@lru_cache(maxsize=1)
 def _entry_points() -> dict[str, str]:
+    """Third-party dialects (name -> module path); read once per process."""
     try:
         from importlib.metadata import entry_points
 
@@ -144,12 +147,30 @@ def check_profile(dialect: str, profile: str | None) -> str | None:
     return profile
 
 
+CONCLUSIVE = 10
+
+
 def detect(root: str) -> list[Evidence]:
-    """Every dialect's evidence for ``root``, best first (may be empty)."""
+    """Every dialect's evidence for ``root``, best first (may be empty).
+
+    Built-in dialects are asked first; third-party dialects (entry points)
+    are asked too unless a built-in one is conclusive (score >=
+    :data:`CONCLUSIVE`) and unrivalled, which spares the package-metadata
+    scan on the common path.
+    """
     found = []
-    for name in names():
+    for name in BUILTIN:
         ev = get(name).detect(root)
         if ev is not None and ev.score > 0:
             found.append(ev)
     found.sort(key=lambda e: -e.score)
+    settled = found and found[0].score >= CONCLUSIVE and (len(found) == 1 or found[1].score < found[0].score)
+    if not settled:
+        for name in names():
+            if name in BUILTIN:
+                continue
+            ev = get(name).detect(root)
+            if ev is not None and ev.score > 0:
+                found.append(ev)
+        found.sort(key=lambda e: -e.score)
     return found

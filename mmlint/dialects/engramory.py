@@ -113,7 +113,7 @@ def detect(root: str) -> Evidence | None:
     snake = 0
     typed_prefix = 0
     dated = 0
-    for n in notes[:200]:
+    for n in notes[:40]:  # a sample decides the profile; reading every note would cost more than checking it
         try:
             with open(os.path.join(root, n), "rb") as fh:
                 text = fh.read(4096).decode("utf-8", "replace")
@@ -138,14 +138,15 @@ def detect(root: str) -> Evidence | None:
         return None
     ledgers = [n for n in names if _LEDGER_RE.match(n)]
     history = [n for n in names if n.endswith("-history.md")]
-    if ledgers or history or (typed_prefix and typed_prefix == len(notes)):
+    sampled = min(len(notes), 40)
+    if ledgers or history or (typed_prefix and typed_prefix == sampled):
         profile = "recall-v1"
         if ledgers:
             reasons.append(f"recall-v1: ledger {ledgers[0]}")
         if history:
             reasons.append(f"recall-v1: archive {history[0]}")
-        if typed_prefix and typed_prefix == len(notes):
-            reasons.append("recall-v1: every note is named <type>-<slug>.md")
+        if typed_prefix and typed_prefix == sampled:
+            reasons.append("recall-v1: every note sampled is named <type>-<slug>.md")
     elif nested or (snake and not dated):
         profile = "claude-code"
         if nested:

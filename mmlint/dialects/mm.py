@@ -23,7 +23,7 @@ from typing import Any
 from mmlint import carriers
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable
 from mmlint.model import NOTE_FIELDS, Entry, Index, Note, Problem, Span, Store
-from mmlint.textutil import apply_newline, count_lines, decode, encode
+from mmlint.textutil import apply_newline, count_lines, decode, encode, to_lf
 from mmlint.walk import walk_store
 
 NAME = "mm"
@@ -332,9 +332,7 @@ def read(root: str, profile: str | None = None) -> Store:
             rec.kind = "note"
             claimed.add(path)
             lay = read_note_text(rec.data or b"")
-            note.body = lay.body.replace("\r\n", "\n")
-            if lay.newline == "\r":
-                note.body = note.body.replace("\r", "\n")
+            note.body = to_lf(lay.body)
         note.layout = {"entry": ent, "note": lay, "missing": missing, "read": _entry_fields(note)}
         store.notes.append(note)
     for rel, rec in store.files.items():
@@ -342,7 +340,7 @@ def read(root: str, profile: str | None = None) -> Store:
             rec.kind = "note"
             lay = read_note_text(rec.data or b"")
             slug = rel[len(DETAIL_DIR) + 1 : -3]
-            note = Note(path=rel, slug=slug, body=lay.body.replace("\r\n", "\n"))
+            note = Note(path=rel, slug=slug, body=to_lf(lay.body))
             note.layout = {"entry": None, "note": lay, "missing": False, "read": _entry_fields(note)}
             store.notes.append(note)
     if store.index is not None:
@@ -403,7 +401,7 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
             continue
         path = claims.claim(note_path(note), note.path)
         nl: NoteLayout | None = lay["note"] if lay is not None else None
-        if nl is not None and note.body == nl.body.replace("\r\n", "\n").replace("\r", "\n"):
+        if nl is not None and note.body == to_lf(nl.body):
             out[path] = nl.data
         elif nl is not None:
             out[path] = encode(nl.header_raw + apply_newline(note.body, nl.newline), nl.bom)

@@ -115,6 +115,16 @@ def _instance(ctx: Context, note) -> dict:
     return inst
 
 
+def _schema_errors(ctx: Context, note) -> list:
+    """Schema errors of one note, validated once per run and shared by F111/F112."""
+    key = "schema:" + note.path
+    if key not in ctx.cache:
+        from mmlint.validate import validate
+
+        ctx.cache[key] = validate(_schema_name(ctx), _instance(ctx, note))
+    return ctx.cache[key]
+
+
 def _skip(note) -> bool:
     lay = note.layout
     return lay is None or getattr(lay, "fm", None) is None or lay.fm.close_raw is None or note.path.endswith("-history.md")
@@ -152,15 +162,12 @@ def missing_required_key(ctx: Context):
     Bad: ``---`` / ``name: x`` / ``---``
     Good: ``name``, ``description`` and ``type`` all present.
     """
-    name = _schema_name(ctx)
-    if name is None:
+    if _schema_name(ctx) is None:
         return
-    from mmlint.validate import validate
-
     for n in ctx.store.notes:
         if _skip(n):
             continue
-        for err in validate(name, _instance(ctx, n)):
+        for err in _schema_errors(ctx, n):
             if err.keyword == "required":
                 yield Finding(Span(n.path, 1, 1), f"{err.message} [{err.pointer}]")
 
@@ -177,16 +184,13 @@ def invalid_field_value(ctx: Context):
     Bad: ``type: Reference``, ``created: 2026-02-30``, ``description: " "``
     Good: ``type: reference``, ``created: 2026-02-28``
     """
-    name = _schema_name(ctx)
-    if name is None:
+    if _schema_name(ctx) is None:
         return
-    from mmlint.validate import validate
-
-    rev = {k: v for k, v in ctx.dialect.KEYMAP.items()}
+    rev = dict(ctx.dialect.KEYMAP)
     for n in ctx.store.notes:
         if _skip(n):
             continue
-        for err in validate(name, _instance(ctx, n)):
+        for err in _schema_errors(ctx, n):
             if err.keyword != "required":
                 yield Finding(_key_span(n, err.key, rev.get(err.key, err.key)), f"{err.message} [{err.pointer}]")
 

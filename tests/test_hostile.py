@@ -1,0 +1,143 @@
+"""Untrusted input: readers never crash, YAML bombs end in a diagnostic in
+bounded time, echoes are bounded, and every check is linear in store size."""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mmlint import dialects, frontmatter, rules
+from mmlint.textutil import decode, encode
+
+DIALECTS = [("engramory", "claude-code"), ("engramory", "recall-v1"), ("engramory", "upstream"), ("mm", None), ("workspace", None)]
+
+# Bytes that exercise the grammars: fences, keys, quotes, links, headings, CR, NUL, bad UTF-8.
+PIECES = st.sampled_from([b"---\n", b"name: a\n", b"type: feedback\n", b'description: "x\n', b"metadata:\n", b"  type: user\n",
+                          b"- [A](a.md)\n", b"## topic\n", b"- **file:** memories/a.md\n", b"> mm-id: local\n", b"[[b]]\n",
+                          b"\r\n", b"\r", b"\x00", b"\xff\xfe", b"\xe4\xb8\xad", b"tags:\n  - x\n", b"&a [1]\n", b"*a\n",
+                          b"<!-- c -->\n", b"```\n", b"](", b"[[", b"]]", b"\t", b"#", b": ", b"'", b'"', b"\\"])
+CONTENT = st.lists(st.one_of(PIECES, st.binary(max_size=12)), max_size=25).map(b"".join)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(index=CONTENT, note=CONTENT, detail=CONTENT)
+def test_readers_and_rules_never_crash(tmp_path_factory, index, note, detail):
+    root = tmp_path_factory.mktemp("fuzz")
+    (root / "MEMORY.md").write_bytes(index)
+    (root / "a.md").write_bytes(note)
+    (root / "memories").mkdir()
+    (root / "memories" / "a.md").write_bytes(detail)
+    for name, profile in DIALECTS:
+        mod = dialects.get(name)
+        store = mod.read(str(root), profile)
+        for d in rules.run(store, mod):
+            assert d.span.line >= 1 and d.span.column >= 1
+            assert "\n" not in d.message
+        # same-dialect rewriting is byte exact whatever the input
+        out = mod.render(store, profile)
+        for rel, data in out.items():
+            assert (root / rel).read_bytes() == data, (name, rel)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300))
+def test_decode_encode_is_lossless(data):
+    dec = decode(data)
+    assert encode(dec.text, dec.bom) == data
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_frontmatter_parser_never_raises(text):
+    fm = frontmatter.parse("---\n" + text + "\n---\nbody")
+    assert fm is not None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40))
+def test_quote_value_round_trips_through_both_grammars(value):
+    q = frontmatter.quote_value(value)
+    if q is None:
+        return
+    fm = frontmatter.parse(f"---\nk: {q}\n---\n")
+    assert fm.get("k").value == value and not fm.problems
+    data, err = frontmatter.yaml_load(f"k: {q}")
+    assert err is None and str(data["k"]) == value or value == "" and data["k"] is None
+
+
+def _timed(text: str) -> tuple[float, object]:
+    t0 = time.perf_counter()
+    result = frontmatter.parse(text)
+    return time.perf_counter() - t0, result
+
+
+def test_alias_bomb_is_refused_quickly(tmp_path):
+    """A billion-laughs style block: the key: value reading keeps the text;
+    the YAML reading (Claude Code's) is refused before any expansion."""
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x]"]
+    for i in range(9):
+        prev, cur = chr(97 + i), chr(98 + i)
+        lines.append(f"{cur}: &{cur} [" + ", ".join(f"*{prev}" for _ in range(9)) + "]")
+    block = "\n".join(lines)
+    t0 = time.perf_counter()
+    data, err = frontmatter.yaml_load(block)
+    assert time.perf_counter() - t0 < 2.0
+    assert data is None and "aliases" in err
+    (tmp_path / "MEMORY.md").write_text("- [A](a.md)\n")
+    (tmp_path / "a.md").write_text("---\nname: a\ndescription: d\ntype: user\n" + block + "\n---\n")
+    mod = dialects.get("engramory")
+    t0 = time.perf_counter()
+    found = rules.run(mod.read(str(tmp_path), "claude-code"), mod)
+    assert time.perf_counter() - t0 < 2.0
+    assert any(d.code == "X104" and "aliases" in d.message for d in found)
+
+
+def test_deep_nesting_is_refused_quickly():
+    deep = "---\ntags: " + "[" * 5000 + "]" * 5000 + "\n---\n"
+    took, fm = _timed(deep)
+    assert took < 2.0
+    assert any(p.code == "F104" and "nested" in p.message for p in fm.problems)
+
+
+def _store_with_dangling_wikilinks(root, n):
+    lines = ["# Memory Index", ""]
+    for i in range(n):
+        (root / f"n{i}.md").write_text(f"---\nname: n{i}\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-01\n---\n\nsee [[missing-{i}]]\n")
+        lines.append(f"- [N{i}](n{i}.md) — h")
+    (root / "MEMORY.md").write_text("\n".join(lines) + "\n")
+
+
+def _check_seconds(root) -> float:
+    mod = dialects.get("engramory")
+    store = mod.read(str(root), "upstream")
+    t0 = time.perf_counter()
+    found = rules.run(store, mod)
+    took = time.perf_counter() - t0
+    assert sum(1 for d in found if d.code == "P109") == len(store.notes)
+    return took
+
+
+def test_checks_are_linear_in_store_size(tmp_path):
+    """4x the notes (each with a dangling wikilink) must cost well under 16x
+    the time: the reference doctor is quadratic here (W3)."""
+    small, big = tmp_path / "small", tmp_path / "big"
+    small.mkdir()
+    big.mkdir()
+    _store_with_dangling_wikilinks(small, 750)
+    _store_with_dangling_wikilinks(big, 3000)
+    _check_seconds(small)  # warm caches and imports
+    t_small = min(_check_seconds(small) for _ in range(2))
+    t_big = min(_check_seconds(big) for _ in range(2))
+    assert t_big / t_small < 8, (t_small, t_big)
+
+
+def test_pathological_brackets_are_linear():
+    from mmlint.markdown import body_links, links
+
+    for text in ("[" * 40000, "](" * 20000, "[[x[" * 10000 + "]]"):
+        t0 = time.perf_counter()
+        links(text)
+        body_links(text)
+        assert time.perf_counter() - t0 < 3.0
