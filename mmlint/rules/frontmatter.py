@@ -223,8 +223,16 @@ def unknown_key(ctx: Context):
 
 
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_WHY = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*why[ \t]*(?:\*\*|__)?[ \t]*[:：]", re.IGNORECASE)
-_HOW = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*how[ \t]+to[ \t]+apply[ \t]*(?:\*\*|__)?[ \t]*[:：]", re.IGNORECASE)
+#: A label: list/heading/quote prefix, optional ``1.``, optional bold, the
+#: word(s), an optional parenthetical note (``How to apply (done 2026-04):``),
+#: optional bold close, then ``:`` or the full-width ``：`` on the same line.
+_NOTE = r"(?:[ \t]*[(（][^)）\n]{0,80}[)）])?"
+_WHY = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*why" + _NOTE + r"[ \t]*(?:\*\*|__)?[ \t]*[:：]", re.IGNORECASE)
+_HOW = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*how[ \t]+to[ \t]+apply" + _NOTE + r"[ \t]*(?:\*\*|__)?[ \t]*[:：]", re.IGNORECASE)
+#: A heading that is the label itself (``## Why``, ``### How to apply``): its
+#: section is the content, so no colon is needed.
+_WHY_HEAD = re.compile(r"^#{1,6}[ \t]+why" + _NOTE + r"[ \t]*[:：]?[ \t]*#*[ \t]*$", re.IGNORECASE)
+_HOW_HEAD = re.compile(r"^#{1,6}[ \t]+how[ \t]+to[ \t]+apply" + _NOTE + r"[ \t]*[:：]?[ \t]*#*[ \t]*$", re.IGNORECASE)
 _WHY_NEAR = re.compile(r"^[ \t#>*\-]*(?:\*\*|__)?[ \t]*why\b", re.IGNORECASE)
 _HOW_NEAR = re.compile(r"^[ \t#>*\-]*(?:\*\*|__)?[ \t]*how\b", re.IGNORECASE)
 
@@ -239,11 +247,11 @@ def _labels(body: str) -> tuple[bool, bool, bool, bool]:
             continue
         if fence:
             continue
-        if not why and _WHY.match(line):
+        if not why and (_WHY.match(line) or _WHY_HEAD.match(line)):
             why = True
         elif not why and _WHY_NEAR.match(line):
             near_why = True
-        if not how and _HOW.match(line):
+        if not how and (_HOW.match(line) or _HOW_HEAD.match(line)):
             how = True
         elif not how and _HOW_NEAR.match(line):
             near_how = True
@@ -258,8 +266,11 @@ def missing_why_how(ctx: Context):
     Why: engramory's protocol asks each rule to carry its reason and its
     application, so a later session can judge edge cases instead of
     following the rule blindly. Labels inside code fences do not count;
-    ``**Why:**``, ``Why:``, ``## Why:``, ``1. Why:`` and a full-width ``：``
-    all do.
+    ``**Why:**``, ``Why:``, ``## Why:``, ``1. Why:``, ``__Why:__``, a
+    full-width ``：``, a parenthetical note before the colon
+    (``**How to apply (since 2026-04):**``) and a heading that is the label
+    (``## Why`` followed by its section) all do. (The reference doctor
+    rejects ``## Why`` without a colon; a heading is a label in markdown.)
     Bad: a feedback note that only says "use pnpm"
     Good: ``**Why:** the lockfile is pnpm's`` / ``**How to apply:** run pnpm install``
     """
