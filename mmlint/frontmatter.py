@@ -351,7 +351,7 @@ def quote_value(value: str) -> str | None:
         and " #" not in value
         and not value.endswith(":")
         and "\t" not in value
-        and value.lower() not in ("null", "~", "true", "false", "yes", "no", "on", "off")
+        and value.lower() not in ("null", "~", "true", "false", "yes", "no", "on", "off", "=", "<<")
         and not _looks_numeric(value)
     )
     if plain_ok:

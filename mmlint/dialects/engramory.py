@@ -283,8 +283,9 @@ def read(root: str, profile: str | None = None) -> Store:
     """Read the engramory store at ``root``.
 
     Every ``*.md`` below the root (outside ``archive/``, ``templates/`` and
-    other tools' folders) except ``MEMORY.md`` is a note; every other file is
-    auxiliary and kept verbatim. Never raises for bad input: problems are
+    other tools' folders) except ``MEMORY.md`` and a top-level ``README.md``
+    is a note (recall-v1: ``<slug>-history.md`` archives are not notes either);
+    every other file is auxiliary and kept verbatim. Never raises for bad input: problems are
     recorded on the store.
     """
     profile = profile or DEFAULT_PROFILE
@@ -307,8 +308,9 @@ def read(root: str, profile: str | None = None) -> Store:
             rec.kind = "index"
             store.index = read_index(rel, rec.data or b"")
             continue
-        if rec.kind == "skipped" or not is_note_name(name) or (profile == "recall-v1" and name.endswith("-history.md")):
-            rec.kind = "aux"  # recall-v1 archives (<slug>-history.md) travel verbatim
+        if rec.kind == "skipped" or not is_note_name(name) or rel.lower() == "readme.md" \
+                or (profile == "recall-v1" and name.endswith("-history.md")):
+            rec.kind = "aux"  # a README and recall-v1 archives (<slug>-history.md) are not memories; they travel verbatim
             continue
         rec.kind = "note"
         note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, slug_of(rel))

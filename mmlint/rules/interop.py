@@ -140,10 +140,16 @@ def frontmatter_not_yaml(ctx: Context):
     Why: typical causes are an unquoted value holding ``: `` or starting with
     a quote, and tab indentation under ``metadata:``; one Claude Code release
     even replaced such frontmatter with an empty stub (claude-code-notes.md).
+    Not reported on a note whose key: value grammar errors (F100, F102,
+    F103, F104, F107) already explain the failure.
+
     Bad: ``description: rule: always rebase``
     Good: ``description: 'rule: always rebase'``
     """
+    grammar = {p.span.path for p in ctx.store.problems if p.code in ("F100", "F102", "F103", "F104", "F107")}
     for n in ctx.store.notes:
+        if n.path in grammar:
+            continue  # the grammar error already explains why YAML fails
         view = _yaml_view(ctx, n)
         if view is None or view[1] is None:
             continue

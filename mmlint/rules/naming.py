@@ -180,8 +180,9 @@ def non_note_file(ctx: Context):
     """A file in the store is not a note (``.txt``, ``.json``, ``.markdown``...).
 
     Why: it is invisible to the memory tools: if it holds a memory, that
-    memory is never recalled. Ledgers (``.engramory-*.jsonl``) and
-    ``archive/``/``templates/`` are expected and not reported.
+    memory is never recalled. Ledgers (``.engramory-*.jsonl``), a top-level
+    ``README.md`` and ``archive/``/``templates/`` are expected and not
+    reported.
     Bad: ``notes.txt`` with a fact in it
     Good: move the fact into a note.
     """
@@ -190,7 +191,7 @@ def non_note_file(ctx: Context):
             continue
         name = path.rsplit("/", 1)[-1]
         top = path.split("/", 1)[0].lower() if "/" in path else ""
-        if top in ("archive", "templates") or re.match(r"^\.engramory-[a-z0-9-]+\.(jsonl|json)$", name):
+        if top in ("archive", "templates") or re.match(r"^\.engramory-[a-z0-9-]+\.(jsonl|json)$", name) or path.lower() == "readme.md":
             continue
         if ctx.store.dialect == "mm" and not path.startswith("memories/"):
             continue
