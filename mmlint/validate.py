@@ -27,10 +27,20 @@ class SchemaError:
     message: str
 
 
+@lru_cache(maxsize=1)
+def _schema_dir() -> Any:
+    """Where the schemas are: the installed package ``mmlint.schemas`` (the
+    top-level ``schemas/`` folder mapped into the package at install time),
+    or that folder itself when mmlint runs from a source checkout."""
+    try:
+        return resources.files("mmlint.schemas")
+    except ModuleNotFoundError:
+        return resources.files("mmlint").joinpath("..", "schemas")
+
+
 def schema_names() -> list[str]:
     """Names of the bundled schemas (file names without ``.json``)."""
-    files = resources.files("mmlint.schemas")
-    return sorted(p.name[:-5] for p in files.iterdir() if p.name.endswith(".json"))
+    return sorted(p.name[:-5] for p in _schema_dir().iterdir() if p.name.endswith(".json"))
 
 
 @lru_cache(maxsize=None)
@@ -40,7 +50,7 @@ def load_schema(name: str) -> dict[str, Any]:
     Raises:
         KeyError: no such schema (the message lists the known names).
     """
-    path = resources.files("mmlint.schemas") / f"{name}.json"
+    path = _schema_dir() / f"{name}.json"
     if not path.is_file():
         raise KeyError(f"unknown schema {name!r}; known schemas: {', '.join(schema_names())}")
     return json.loads(path.read_text(encoding="utf-8"))
