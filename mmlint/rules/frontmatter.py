@@ -143,8 +143,12 @@ def missing_frontmatter(ctx: Context):
     for n in ctx.store.notes:
         lay = n.layout
         if getattr(lay, "fm", "x") is None and not n.path.endswith("-history.md") and n.path.split("/", 1)[0].lower() not in ("archive", "templates"):
-            first = n.body.lstrip("\n")[:3]
-            hint = "remove the blank line(s) before '---'" if first == "---" else "add name, description and type"
+            if n.body.lstrip("\n").startswith("---"):
+                hint = "remove the blank line(s) before '---': the fence must be the first line"
+            elif n.body.lstrip().startswith("---"):
+                hint = "the opening '---' must start at column 0 of the first line"
+            else:
+                hint = "add name, description and type"
             yield Finding(Span(n.path, 1, 1), "note has no frontmatter block", hint=hint)
 
 
@@ -398,3 +402,25 @@ def future_date(ctx: Context):
             d = _date(getattr(n, f))
             if d and d > limit:
                 yield Finding(n.spans.get(f) or Span(n.path, 1, 1), f"{f} {getattr(n, f)} is in the future")
+
+
+_RELATIVE = re.compile(r"\b(?:yesterday|today|tomorrow|last (?:week|month|year|night)|next (?:week|month|year)|this (?:week|month)"
+                       r"|a few days ago|recently)\b|昨天|今天|明天|上周|下周|上个月|下个月|最近", re.IGNORECASE)
+
+
+@rule("F119", "relative-date", WARNING, dialects=("engramory",), profiles=("upstream", "recall-v1"))
+def relative_date(ctx: Context):
+    """A project note uses a relative date ("last week", "tomorrow", "上周").
+
+    Why: a note outlives the day it was written; "last week" is wrong a week
+    later. The engramory protocol asks project notes for absolute dates.
+    Bad: ``Release slipped to next week.``
+    Good: ``Release slipped to 2026-03-12.``
+    """
+    for n in ctx.store.notes:
+        if n.type != "project":
+            continue
+        m = _RELATIVE.search(n.body)
+        if m:
+            line = n.body.count("\n", 0, m.start()) + 1 + _body_line(n)
+            yield Finding(Span(n.path, line, 1), f"relative date {m.group()!r} in a project note; write the absolute date")

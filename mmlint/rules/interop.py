@@ -278,3 +278,24 @@ def frontmatter_too_low(ctx: Context):
         fm = getattr(n.layout, "fm", None)
         if fm is not None and fm.close_line > 30:
             yield Finding(Span(n.path, fm.close_line, 1), f"frontmatter closes on line {fm.close_line}; Claude Code only looks within the first 30 lines")
+
+
+@rule("X109", "mm-header-dropped", WARNING, dialects=("mm",))
+def mm_header_dropped(ctx: Context):
+    """The mm index header holds prose, unknown ``>`` lines or custom caps
+    text that the reference discards on its next write or delete.
+
+    Why: the reference rewrites the whole header from its own settings
+    (mm-reference §9 D3): anything else written there is silently lost.
+    Bad: a paragraph of instructions above the first ``## topic``
+    Good: keep such text in a note; the header holds only ``> mm-*:`` lines.
+    """
+    idx = ctx.store.index
+    if idx is None:
+        return
+    for line, text in idx.prose:
+        yield Finding(Span(idx.path, line, 1), "header line is discarded by the mm reference on its next write")
+    for key in idx.header:
+        if key not in ("title", "mm-id", "mm-version", "mm-kind", "mm-caps"):
+            line = next((i for i, raw in enumerate(idx.text.split("\n"), 1) if raw.startswith(">") and key + ":" in raw), 1)
+            yield Finding(Span(idx.path, line, 1), f"header line '> {key}:' is discarded by the mm reference on its next write")

@@ -152,3 +152,22 @@ def unsupported_version(ctx: Context):
     if value.strip() != "1":
         line = next((i for i, raw in enumerate(idx.text.split("\n"), 1) if "mm-version:" in raw), 1)
         yield Finding(Span(idx.path, line, 1), f"mm-version {echo(value)} is not 1 (the version mmlint checks)")
+
+
+@rule("M112", "nonstandard-file-path", WARNING, dialects=("mm",))
+def nonstandard_file_path(ctx: Context):
+    """An entry's ``file:`` is not ``memories/<topic>.md``.
+
+    Why: the reference writes every update to ``memories/<topic>.md`` and
+    rewrites ``file:`` to match, leaving the old file behind as an orphan
+    (mm-reference §9 B3); a ``file:`` may even name ``MEMORY.md`` or a
+    non-markdown file, which ``delete`` would then remove (B14).
+    Bad: ``- **file:** notes/custom-alpha.md`` in ``## alpha``
+    Good: ``- **file:** memories/alpha.md``
+    """
+    for e in _entries(ctx):
+        if e.target is None or e.data.get("unsafe"):
+            continue
+        want = f"memories/{e.title}.md"
+        if e.target != want:
+            yield Finding(e.pointer_span or e.span, f"file is {echo(e.target)}, not {echo(want)}: the reference moves the note there on its next write")

@@ -73,8 +73,6 @@ def name_slug_mismatch(ctx: Context):
         prefix = (n.type or "") + "-"
         if n.type in _TYPES and slug.startswith(prefix) and slug[len(prefix):] == name:
             continue
-        if ctx.store.profile == "claude-code" and any(slug.startswith(t + "-") and slug[len(t) + 1:] == name for t in _TYPES):
-            continue
         yield Finding(n.spans.get("name") or Span(n.path, 1, 1), f"name {echo(n.name)} does not match the file name {echo(n.slug)}")
 
 

@@ -217,3 +217,58 @@ def conflict_markers(ctx: Context):
             if line.startswith("<<<<<<<") and _CONFLICT.match(line.rstrip("\r")):
                 yield Finding(Span(rec.path, i, 1), "unresolved merge conflict (conflict markers start here)")
                 break
+
+
+#: Token shapes of common credentials. Each pattern is a fixed prefix and a
+#: bounded character class: linear time, no backtracking.
+_SECRETS = (
+    ("a GitHub token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{22,255}\b")),
+    ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("an OpenAI or Anthropic API key", re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,200}\b")),
+    ("a Slack token", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,200}\b")),
+    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("a private key", re.compile(r"-----BEGIN (?:RSA |OPENSSH |EC |DSA |PGP )?PRIVATE KEY-----")),
+)
+
+
+@rule("S114", "secret-in-store", ERROR)
+def secret_in_store(ctx: Context):
+    """A note or the index holds what looks like a credential (a GitHub,
+    AWS, OpenAI/Anthropic, Slack or Google key, or a private key block).
+
+    Why: memory is loaded into every session and often committed; a secret
+    there leaks to every agent and every clone. Memory should say where a
+    secret lives, never hold it (engramory SKILL, recall-v1 §5.4). The
+    message shows only the first four characters.
+    Bad: ``token: ghp_...`` in a note
+    Good: "the deploy token is in 1Password, item 'ci-deploy'"
+    """
+    for rec in ctx.store.files.values():
+        if rec.kind not in ("note", "index") or not rec.data:
+            continue
+        text = decode(rec.data).text
+        for label, pattern in _SECRETS:
+            m = pattern.search(text)
+            if m:
+                line = text.count("\n", 0, m.start()) + 1
+                col = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+                yield Finding(Span(rec.path, line, col), f"looks like {label} ({m.group()[:4]}...)",
+                              hint="revoke the credential, remove it, and record where it is kept instead")
+
+
+@rule("S115", "note-symlink", WARNING)
+def note_symlink(ctx: Context):
+    """A note is a symbolic link to another file inside the store.
+
+    Why: the same content is read as two memories (the link and its
+    target), and tools that rewrite files atomically turn the link into a
+    diverging copy.
+    Bad: ``alias.md -> real.md``
+    Good: one file; point at it from the index instead.
+    """
+    import os
+
+    for path, rec in ctx.store.files.items():
+        if rec.kind == "note" and os.path.islink(os.path.join(ctx.store.root, *path.split("/"))):
+            target = os.path.relpath(os.path.realpath(os.path.join(ctx.store.root, *path.split("/"))), ctx.store.root)
+            yield Finding(Span(path, 1, 1), f"note is a symlink to {echo(target)}; its content is read twice")

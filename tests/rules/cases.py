@@ -70,6 +70,9 @@ CASES: dict[str, Case] = {
     "S111": Case("engramory", "upstream", with_(ENG, **{"a.md": N().replace("\n", "\r")}), ENG),
     "S112": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("<<<<<<< HEAD", "- [A](a.md) — x", "=======", "- [A](a.md) — y", ">>>>>>> main")}), ENG),
     "S113": Case("engramory", "upstream", with_(ENG, **{"a (conflicted copy 2026-01-02).md": N()}), ENG),
+    "S114": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="token ghp_" + "A" * 36 + "\n")}),
+                 with_(ENG, **{"a.md": N(body="the token is in 1Password\n")})),
+    "S115": Case("engramory", "upstream", with_(ENG, **{"b.md": LINK("a.md"), "MEMORY.md": idx("- [A](a.md) — h", "- [B](b.md) — h")}), ENG),
     # index
     "I101": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": None}), ENG),
     "I102": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", *(["<!-- pad -->"] * 199))}),
@@ -130,6 +133,8 @@ CASES: dict[str, Case] = {
                  with_(ENG, **{"a.md": N(type_="feedback", extra="scope: repo\n", body=WH)})),
     "F117": Case("engramory", "upstream", with_(ENG, **{"a.md": N(dates=False, extra="created: 2026-05-01\nupdated: 2026-04-01\n")}), ENG),
     "F118": Case("engramory", "upstream", with_(ENG, **{"a.md": N(dates=False, extra="created: 2026-01-01\nupdated: 2999-01-01\n")}), ENG),
+    "F119": Case("engramory", "upstream", with_(ENG, **{"a.md": N(type_="project", extra="scope: repo\n", body=WH + "Ships next week.\n")}),
+                 with_(ENG, **{"a.md": N(type_="project", extra="scope: repo\n", body=WH + "Ships 2026-03-12.\n")})),
     # caps
     "C101": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="x" * (4 * 1024 * 1024))}), ENG),
     "C102": Case("engramory", "recall-v1", dict(REC, **{f"reference-n{i}.md": N(f"n{i}") for i in range(3)}), REC, caps={"notes": 2}),
@@ -145,6 +150,7 @@ CASES: dict[str, Case] = {
     "M109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("2026-01-02T03:04:05.000Z", "last week")), MM),
     "M110": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("mm-id: local", "mm-id: my memory")), MM),
     "M111": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("mm-version: 1", "mm-version: 2")), MM),
+    "M112": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("memories/alpha.md", "notes/alpha.md"), **{"memories/alpha.md": None, "notes/alpha.md": MM_NOTE}), MM),
     # interop
     "X101": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("\n", "\r\n")), MM),
     "X102": Case("mm", None, with_(MM, **{"memories/alpha.md": MM_NOTE.replace("# alpha", "# Alpha notes")}), MM),
@@ -154,5 +160,6 @@ CASES: dict[str, Case] = {
     "X105": Case("engramory", "upstream", with_(ENG, **{"a.md": N(desc="use C #sharp")}), with_(ENG, **{"a.md": N(desc="'use C #sharp'")})),
     "X106": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="tags:\n  - x\n")}), CC),
     "X107": Case("engramory", "claude-code", with_(CC, **{"MEMORY.md": "".join("<!-- pad -->\n" for _ in range(200)) + "- [A](a.md) — hook\n"}), CC),
+    "X109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("> mm-id: local", "Read this first, agent!\n> mm-id: local")), MM),
     "X108": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="".join(f"k{i}: v\n" for i in range(30)))}), CC),
 }
