@@ -95,6 +95,47 @@ class PathClaims:
         return target
 
 
+def open_store(root: str, dialect: str, profile: str | None = None, skip_top: frozenset[str] = frozenset()):
+    """Walk ``root`` for a reader: ``(store, files)``.
+
+    ``store`` is an empty :class:`~mmlint.model.Store` whose ``files`` list
+    every file and whose ``problems`` already report what could not be read
+    (S101 symlink escape, S102 unreadable, S104 folder not walked, S105
+    unlistable folder); ``files`` are the ``(path, record)`` pairs left to
+    classify, in path order.
+    """
+    from mmlint.model import Problem, Span, Store
+    from mmlint.walk import walk_store
+
+    w = walk_store(root, skip_top)
+    store = Store(root=w.root, dialect=dialect, profile=profile)
+    for rel, reason in w.skipped_dirs:
+        store.problems.append(Problem("S104", f"folder {rel}/ not walked: {reason}", Span(rel, 1, 1),
+                                      "info" if "tool" in reason else None))
+    for rel, msg in w.errors:
+        store.problems.append(Problem("S105", f"cannot list folder: {msg}", Span(rel, 1, 1)))
+    readable = []
+    for rel, rec in w.files.items():
+        store.files[rel] = rec
+        if rec.kind == "symlink-escape":
+            store.problems.append(Problem("S101", f"{rec.reason}; not read", Span(rel, 1, 1)))
+        elif rec.kind == "unreadable":
+            store.problems.append(Problem("S102", f"cannot read file: {rec.reason}", Span(rel, 1, 1)))
+        else:
+            readable.append((rel, rec))
+    return store, readable
+
+
+def read_head(path: str, limit: int = 65536) -> str:
+    """The first ``limit`` bytes of a file as text (``""`` when unreadable);
+    used by ``detect`` functions, which must stay cheap."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(limit).decode("utf-8", "replace").lstrip("\ufeff")
+    except OSError:
+        return ""
+
+
 _loaded: dict[str, ModuleType] = {}
 
 

@@ -23,11 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from mmlint.dialects import Evidence, PathClaims, Unrepresentable
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head
 from mmlint.dialects import _fmnote
-from mmlint.model import Entry, Index, Note, Problem, Span, Store
+from mmlint.model import Entry, Index, Note, Span, Store
 from mmlint.textutil import count_lines, decode, encode
-from mmlint.walk import walk_store
 
 NAME = "engramory"
 PROFILES = ("recall-v1", "upstream", "claude-code")
@@ -95,17 +94,15 @@ def detect(root: str) -> Evidence | None:
     notes = [n for n in names if is_note_name(n) and os.path.isfile(os.path.join(root, n))]
     reasons: list[str] = []
     score = 0
-    head = ""
     if os.path.isfile(index):
-        with open(index, "rb") as fh:
-            head = fh.read(65536).decode("utf-8", "replace")
+        head = read_head(index)
         if re.search(r"\]\([^)\s]+\.md", head, re.IGNORECASE):
             score += 5
             reasons.append("MEMORY.md holds markdown pointers to .md notes")
         else:
             score += 1
             reasons.append("MEMORY.md exists")
-        if head.lstrip("\ufeff").startswith("# Memory Index"):
+        if head.startswith("# Memory Index"):
             score += 3
             reasons.append("MEMORY.md starts with '# Memory Index'")
     fm_notes = 0
@@ -114,12 +111,8 @@ def detect(root: str) -> Evidence | None:
     typed_prefix = 0
     dated = 0
     for n in notes[:40]:  # a sample decides the profile; reading every note would cost more than checking it
-        try:
-            with open(os.path.join(root, n), "rb") as fh:
-                text = fh.read(4096).decode("utf-8", "replace")
-        except OSError:
-            continue
-        if text.lstrip("\ufeff").startswith("---"):
+        text = read_head(os.path.join(root, n), 4096)
+        if text.startswith("---"):
             block = text.split("\n---", 1)[0]
             if re.search(r"^\s*(name|description|type):", block, re.M):
                 fm_notes += 1
@@ -289,20 +282,8 @@ def read(root: str, profile: str | None = None) -> Store:
     recorded on the store.
     """
     profile = profile or DEFAULT_PROFILE
-    w = walk_store(root, SKIP_TOP)
-    store = Store(root=w.root, dialect=NAME, profile=profile)
-    for rel, reason in w.skipped_dirs:
-        store.problems.append(Problem("S104", f"folder {rel}/ not walked: {reason}", Span(rel, 1, 1), "info" if "tool" in reason else None))
-    for rel, msg in w.errors:
-        store.problems.append(Problem("S105", f"cannot list folder: {msg}", Span(rel, 1, 1)))
-    for rel, rec in w.files.items():
-        store.files[rel] = rec
-        if rec.kind == "symlink-escape":
-            store.problems.append(Problem("S101", f"{rec.reason}; not read", Span(rel, 1, 1)))
-            continue
-        if rec.kind == "unreadable":
-            store.problems.append(Problem("S102", f"cannot read file: {rec.reason}", Span(rel, 1, 1)))
-            continue
+    store, files = open_store(root, NAME, profile, SKIP_TOP)
+    for rel, rec in files:
         name = rel.rsplit("/", 1)[-1]
         if rel == "MEMORY.md":
             rec.kind = "index"

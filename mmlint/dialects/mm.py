@@ -21,10 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mmlint import carriers
-from mmlint.dialects import Evidence, PathClaims, Unrepresentable
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head
 from mmlint.model import NOTE_FIELDS, Entry, Index, Note, Problem, Span, Store
 from mmlint.textutil import apply_newline, count_lines, decode, encode, to_lf
-from mmlint.walk import walk_store
 
 NAME = "mm"
 PROFILES: tuple[str, ...] = ()
@@ -91,11 +90,7 @@ def detect(root: str) -> Evidence | None:
     score = 0
     index = os.path.join(root, "MEMORY.md")
     if os.path.isfile(index):
-        try:
-            with open(index, "rb") as fh:
-                head = fh.read(65536).decode("utf-8", "replace")
-        except OSError:
-            head = ""
+        head = read_head(index)
         if re.search(r"^>\s*mm-(kind|version|id):", head, re.M):
             score += 12
             reasons.append("MEMORY.md has '> mm-*:' header lines")
@@ -292,20 +287,10 @@ def read_note_text(data: bytes) -> NoteLayout:
 
 def read(root: str, profile: str | None = None) -> Store:
     """Read the mm store at ``root`` (never raises for bad input)."""
-    w = walk_store(root)
-    store = Store(root=w.root, dialect=NAME, profile=None)
-    for rel, msg in w.errors:
-        store.problems.append(Problem("S105", f"cannot list folder: {msg}", Span(rel, 1, 1)))
-    for rel, reason in w.skipped_dirs:
-        store.problems.append(Problem("S104", f"folder {rel}/ not walked: {reason}", Span(rel, 1, 1)))
+    store, files = open_store(root, NAME)
     entries: list[dict[str, Any]] = []
-    for rel, rec in w.files.items():
-        store.files[rel] = rec
-        if rec.kind == "symlink-escape":
-            store.problems.append(Problem("S101", f"{rec.reason}; not read", Span(rel, 1, 1)))
-        elif rec.kind == "unreadable":
-            store.problems.append(Problem("S102", f"cannot read file: {rec.reason}", Span(rel, 1, 1)))
-        elif rel == "MEMORY.md":
+    for rel, rec in files:
+        if rel == "MEMORY.md":
             rec.kind = "index"
             store.index, entries, problems = read_index(rel, rec.data or b"")
             store.problems.extend(problems)

@@ -16,11 +16,10 @@ import re
 from dataclasses import dataclass
 
 from mmlint import carriers
-from mmlint.dialects import Evidence, PathClaims, Unrepresentable
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head
 from mmlint.dialects import _fmnote
-from mmlint.model import Entry, Index, Note, Problem, Span, Store
+from mmlint.model import Entry, Index, Note, Span, Store
 from mmlint.textutil import count_lines, decode, encode
-from mmlint.walk import walk_store
 
 NAME = "workspace"
 PROFILES: tuple[str, ...] = ()
@@ -85,11 +84,7 @@ def detect(root: str) -> Evidence | None:
     score = 0
     index = os.path.join(root, "MEMORY.md")
     if os.path.isfile(index):
-        try:
-            with open(index, "rb") as fh:
-                head = fh.read(4096).decode("utf-8", "replace").lstrip("\ufeff")
-        except OSError:
-            head = ""
+        head = read_head(index, 4096)
         if head.startswith("# " + INDEX_TITLE):
             score += 12
             reasons.append(f"MEMORY.md starts with '# {INDEX_TITLE}'")
@@ -104,11 +99,7 @@ def detect(root: str) -> Evidence | None:
     for n in names[:100]:
         full = os.path.join(root, n)
         if n.endswith(".md") and n != "MEMORY.md" and os.path.isfile(full):
-            try:
-                with open(full, "rb") as fh:
-                    text = fh.read(2048).decode("utf-8", "replace")
-            except OSError:
-                continue
+            text = read_head(full, 2048)
             if text.startswith("---") and re.search(r"^title:", text, re.M):
                 titled += 1
     if titled:
@@ -171,20 +162,8 @@ def read_index(path: str, data: bytes) -> Index:
 
 def read(root: str, profile: str | None = None) -> Store:
     """Read the workspace store at ``root`` (the ``memory/`` folder)."""
-    w = walk_store(root)
-    store = Store(root=w.root, dialect=NAME)
-    for rel, msg in w.errors:
-        store.problems.append(Problem("S105", f"cannot list folder: {msg}", Span(rel, 1, 1)))
-    for rel, reason in w.skipped_dirs:
-        store.problems.append(Problem("S104", f"folder {rel}/ not walked: {reason}", Span(rel, 1, 1)))
-    for rel, rec in w.files.items():
-        store.files[rel] = rec
-        if rec.kind == "symlink-escape":
-            store.problems.append(Problem("S101", f"{rec.reason}; not read", Span(rel, 1, 1)))
-            continue
-        if rec.kind == "unreadable":
-            store.problems.append(Problem("S102", f"cannot read file: {rec.reason}", Span(rel, 1, 1)))
-            continue
+    store, files = open_store(root, NAME)
+    for rel, rec in files:
         if rel == "MEMORY.md":
             rec.kind = "index"
             store.index = read_index(rel, rec.data or b"")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable
 
 from mmlint.model import Problem, Span, Store
 
@@ -241,13 +241,3 @@ def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diag
 def _stamp(r: Rule, span: Span, message: str, hint: str | None, fix: dict | None, options: Options) -> Diagnostic:
     severity = options.severity.get(r.code) or options.severity.get(r.name) or r.severity
     return Diagnostic(r.code, r.name, severity, span, message, hint, fix)
-
-
-def iter_notes(ctx: Context) -> Iterator[Any]:
-    """Notes of the store in path order."""
-    return iter(ctx.store.notes)
-
-
-def problem(code: str, message: str, span: Span) -> Problem:
-    """Shorthand used by readers."""
-    return Problem(code, message, span)

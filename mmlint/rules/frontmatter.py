@@ -241,16 +241,21 @@ _WHY_NEAR = re.compile(r"^[ \t#>*\-]*(?:\*\*|__)?[ \t]*why\b", re.IGNORECASE)
 _HOW_NEAR = re.compile(r"^[ \t#>*\-]*(?:\*\*|__)?[ \t]*how\b", re.IGNORECASE)
 
 
-def _labels(body: str) -> tuple[bool, bool, bool, bool]:
-    why = how = near_why = near_how = False
+def _unfenced(lines: list[str]):
+    """``(index, line)`` for each line outside fenced code blocks."""
     fence = None
-    for line in body.split("\n"):
+    for i, line in enumerate(lines):
         m = _FENCE.match(line)
         if m:
             fence = None if fence == m.group(1) else (fence or m.group(1))
             continue
-        if fence:
-            continue
+        if not fence:
+            yield i, line
+
+
+def _labels(body: str) -> tuple[bool, bool, bool, bool]:
+    why = how = near_why = near_how = False
+    for _, line in _unfenced(body.split("\n")):
         if not why and (_WHY.match(line) or _WHY_HEAD.match(line)):
             why = True
         elif not why and _WHY_NEAR.match(line):
@@ -327,14 +332,7 @@ def empty_why_how(ctx: Context):
             continue
         lines = n.body.split("\n")
         offset = _body_line(n)
-        fence = None
-        for i, line in enumerate(lines):
-            m = _FENCE.match(line)
-            if m:
-                fence = None if fence == m.group(1) else (fence or m.group(1))
-                continue
-            if fence:
-                continue
+        for i, line in _unfenced(lines):
             lm = _LABEL_REST.match(line)
             if not lm:
                 continue
