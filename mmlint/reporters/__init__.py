@@ -2,13 +2,15 @@
 
 ``REPORTERS`` maps a ``--format`` name to ``"module:Class"``; the module is
 imported only when that format is used (``--format json`` never imports
-rich). A reporter gets a complete, sorted result and writes it; it never
-filters, sorts or checks.
+rich). A reporter gets a complete result and writes it; it never filters,
+sorts or checks. :func:`located` gives every reporter the same diagnostics in
+the same order, so the formats agree line for line.
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 REPORTERS: dict[str, str] = {
@@ -34,4 +36,53 @@ class Reporter:
     """Base class: ``report(result, stream, cwd)`` writes one check result."""
 
     def report(self, result: Any, stream: TextIO, cwd: str) -> None:  # pragma: no cover - interface
+        """Write ``result`` (a :class:`mmlint.api.CheckResult`) to ``stream``;
+        paths are shown relative to ``cwd``."""
         raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Located:
+    """One diagnostic placed for display.
+
+    Attributes:
+        path: the diagnostic's file, relative to the current directory, with
+            ``/`` separators (:func:`mmlint.api.display_path`). Raw store text:
+            each format escapes it its own way.
+        diagnostic: the :class:`mmlint.rules.Diagnostic`.
+        store: the :class:`mmlint.api.StoreResult` it was found in.
+    """
+
+    path: str
+    diagnostic: Any
+    store: Any
+
+    @property
+    def end(self) -> tuple[int, int]:
+        """``(line, column)`` where the span ends: 1-based, the column
+        exclusive and counted in code points. A span without an end ends
+        where it starts."""
+        s = self.diagnostic.span
+        return (s.end_line if s.end_line is not None else s.line,
+                s.end_column if s.end_column is not None else s.column)
+
+
+def located(result: Any, cwd: str) -> list[Located]:
+    """Every diagnostic of ``result`` (a :class:`mmlint.api.CheckResult`) with
+    its display path, in report order: path, line, rule code, column,
+    message. Every reporter prints in this order."""
+    from mmlint.api import display_path
+
+    items = [Located(display_path(res.found.path, d.span, cwd), d, res) for res in result.stores for d in res.diagnostics]
+    items.sort(key=lambda x: (x.path, x.diagnostic.span.line, x.diagnostic.code, x.diagnostic.span.column,
+                              x.diagnostic.message))
+    return items
+
+
+def store_path(res: Any, cwd: str) -> str:
+    """The root of ``res`` (a :class:`mmlint.api.StoreResult`) relative to
+    ``cwd``, with ``/`` separators (``"."`` when it is ``cwd``)."""
+    from mmlint.api import display_path
+    from mmlint.model import Span
+
+    return display_path(res.found.path, Span("."), cwd)

@@ -22,21 +22,19 @@ import json
 from typing import Any, TextIO
 
 from mmlint import __version__
-from mmlint.api import display_path
-from mmlint.reporters import Reporter
+from mmlint.reporters import Located, Reporter, located
 
 FORMAT_ID = "mmlint.diagnostics/1"
 
 
-def diagnostic_dict(d: Any, path: str) -> dict[str, Any]:
-    """One diagnostic as the JSON object of the format."""
-    s = d.span
-    end_line = s.end_line if s.end_line is not None else s.line
-    end_col = s.end_column if s.end_column is not None else s.column
+def diagnostic_dict(item: Located) -> dict[str, Any]:
+    """One diagnostic as the JSON object of the format (see module docs)."""
+    d, s = item.diagnostic, item.diagnostic.span
+    end_line, end_col = item.end
     return {
         "rule": {"id": d.code, "name": d.name},
         "severity": d.severity,
-        "path": path,
+        "path": item.path,
         "range": {"start": {"line": s.line, "column": s.column}, "end": {"line": end_line, "column": end_col}},
         "message": d.message,
         "fix": d.fix,
@@ -45,13 +43,8 @@ def diagnostic_dict(d: Any, path: str) -> dict[str, Any]:
 
 def document(result: Any, cwd: str) -> dict[str, Any]:
     """The whole JSON document for a :class:`mmlint.api.CheckResult`."""
-    items = []
-    for res in result.stores:
-        for d in res.diagnostics:
-            items.append(diagnostic_dict(d, display_path(res.found.path, d.span, cwd)))
-    items.sort(key=lambda o: (o["path"], o["range"]["start"]["line"], o["rule"]["id"], o["range"]["start"]["column"], o["message"]))
     return {"format": FORMAT_ID, "tool": {"name": "mmlint", "version": __version__}, "summary": result.counts(),
-            "diagnostics": items}
+            "diagnostics": [diagnostic_dict(x) for x in located(result, cwd)]}
 
 
 class JsonReporter(Reporter):
