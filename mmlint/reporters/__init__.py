@@ -16,6 +16,7 @@ from typing import Any, TextIO
 REPORTERS: dict[str, str] = {
     "text": "mmlint.reporters.text:TextReporter",
     "json": "mmlint.reporters.json:JsonReporter",
+    "json-lines": "mmlint.reporters.json_lines:JsonLinesReporter",
 }
 
 
@@ -56,15 +57,6 @@ class Located:
     path: str
     diagnostic: Any
     store: Any
-
-    @property
-    def end(self) -> tuple[int, int]:
-        """``(line, column)`` where the span ends: 1-based, the column
-        exclusive and counted in code points. A span without an end ends
-        where it starts."""
-        s = self.diagnostic.span
-        return (s.end_line if s.end_line is not None else s.line,
-                s.end_column if s.end_column is not None else s.column)
 
 
 def located(result: Any, cwd: str) -> list[Located]:
