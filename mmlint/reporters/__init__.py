@@ -17,6 +17,7 @@ REPORTERS: dict[str, str] = {
     "text": "mmlint.reporters.text:TextReporter",
     "json": "mmlint.reporters.json:JsonReporter",
     "json-lines": "mmlint.reporters.json_lines:JsonLinesReporter",
+    "sarif": "mmlint.reporters.sarif:SarifReporter",
 }
 
 
