@@ -18,6 +18,7 @@ REPORTERS: dict[str, str] = {
     "json": "mmlint.reporters.json:JsonReporter",
     "json-lines": "mmlint.reporters.json_lines:JsonLinesReporter",
     "sarif": "mmlint.reporters.sarif:SarifReporter",
+    "github": "mmlint.reporters.github:GithubReporter",
 }
 
 
