@@ -19,6 +19,7 @@ REPORTERS: dict[str, str] = {
     "json-lines": "mmlint.reporters.json_lines:JsonLinesReporter",
     "sarif": "mmlint.reporters.sarif:SarifReporter",
     "github": "mmlint.reporters.github:GithubReporter",
+    "junit": "mmlint.reporters.junit:JunitReporter",
 }
 
 
