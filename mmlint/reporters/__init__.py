@@ -10,6 +10,7 @@ the same order, so the formats agree line for line.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -81,3 +82,18 @@ def store_path(res: Any, cwd: str) -> str:
     from mmlint.model import Span
 
     return display_path(res.found.path, Span("."), cwd)
+
+
+def _char_escape(m: re.Match) -> str:
+    o = ord(m.group())
+    if 0xDC80 <= o <= 0xDCFF:  # an undecodable byte kept by mmlint.textutil.decode
+        return f"\\x{o - 0xDC00:02x}"
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+
+
+def escape_chars(text: str, chars: re.Pattern) -> str:
+    """``text`` with each character that ``chars`` (a one-character pattern)
+    matches written as backslash text: ``\\xNN`` for a file-name byte that is
+    not UTF-8 (a surrogate escape) and for code points below 256, ``\\uNNNN``
+    above. Everything else is left as it is."""
+    return chars.sub(_char_escape, text)

@@ -20,18 +20,19 @@ the output is valid UTF-8 with exactly one line per annotation.
 
 from __future__ import annotations
 
+import re
 from typing import Any, TextIO
 
-from mmlint.reporters import Located, Reporter, located
+from mmlint.reporters import Located, Reporter, escape_chars, located
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
-_OTHER_BREAKS = {c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}" for c in (0x0B, 0x0C, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029)}
+#: Line breaks to other readers (not the runner) and surrogates: written as text.
+_UNSAFE = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029\ud800-\udfff]")
 
 
 def escape_data(text: str) -> str:
     """A message for a workflow command (see module docs)."""
-    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace").translate(_OTHER_BREAKS)
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return escape_chars(text, _UNSAFE).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_property(text: str) -> str:

@@ -30,22 +30,16 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
-from mmlint.reporters import Located, Reporter, located, store_path
+from mmlint.reporters import Located, Reporter, escape_chars, located, store_path
 from mmlint.textutil import safe_path_text
 
 _XML_ILLEGAL = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def _escape_char(m: re.Match) -> str:
-    o = ord(m.group())
-    if 0xDC80 <= o <= 0xDCFF:  # an undecodable byte, see mmlint.textutil.decode
-        return f"\\x{o - 0xDC00:02x}"
-    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
-
-
 def xml_text(text: str) -> str:
-    """``text`` with every character XML 1.0 forbids written as an escape."""
-    return _XML_ILLEGAL.sub(_escape_char, text)
+    """``text`` with every character XML 1.0 forbids written as backslash
+    text (:func:`mmlint.reporters.escape_chars`)."""
+    return escape_chars(text, _XML_ILLEGAL)
 
 
 def tree(result: Any, cwd: str) -> Any:

@@ -66,7 +66,8 @@ def rule_descriptor(rule: Any) -> dict[str, Any]:
 
 
 def _homepage() -> str | None:
-    """The home page the installed mmlint declares, if any."""
+    """The ``Homepage`` URL the installed mmlint declares (``[project.urls]``
+    in pyproject.toml), or ``None``."""
     from importlib import metadata
 
     try:
@@ -77,7 +78,7 @@ def _homepage() -> str | None:
         label, _, url = entry.partition(",")
         if label.strip().lower() == "homepage":
             return url.strip()
-    return meta.get("Home-page")
+    return None
 
 
 def _uri(path: str) -> str:

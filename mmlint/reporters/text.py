@@ -52,6 +52,7 @@ class TextReporter(Reporter):
     """Human-readable output (see module docs)."""
 
     def report(self, result: Any, stream: TextIO, cwd: str) -> None:
+        """Write :func:`lines` for ``result`` to ``stream``, coloured on a TTY."""
         rows = lines(result, cwd)
         color = hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
         if not color:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import io
 import os
+from email.message import Message
+from importlib import metadata
 from pathlib import Path
 
 import fixed_result
@@ -36,6 +38,14 @@ FILES = {
     "github": "github.txt",
     "junit": "junit.xml",
 }
+
+
+@pytest.fixture(autouse=True)
+def fixed_homepage(monkeypatch):
+    """The SARIF driver's informationUri comes from package metadata; pin it."""
+    meta = Message()
+    meta["Project-URL"] = "Homepage, https://example.org/mmlint"
+    monkeypatch.setattr(metadata, "metadata", lambda name: meta)
 
 
 def render(reporter) -> bytes:

@@ -18,6 +18,8 @@ import re
 import shutil
 import subprocess
 import sys
+from email.message import Message
+from importlib import metadata
 from urllib.parse import unquote_to_bytes
 
 import fixed_result
@@ -119,6 +121,15 @@ def test_fingerprints_are_unique_and_count_repeated_lines():
     # "see the wiki" and "see   the wiki" normalise to the same text: same hash, occurrences 1 and 2
     assert [fp.split(":")[0] for fp in i105] == [i105[0].split(":")[0]] * 2
     assert [fp.split(":")[1] for fp in i105] == ["1", "2"]
+
+
+def test_information_uri_is_the_declared_homepage(monkeypatch):
+    assert "informationUri" not in render()["runs"][0]["tool"]["driver"]  # this checkout declares none
+    meta = Message()
+    meta["Project-URL"] = "Source, https://example.org/src"
+    meta["Project-URL"] = "Homepage, https://example.org/mmlint"
+    monkeypatch.setattr(metadata, "metadata", lambda name: meta)
+    assert render()["runs"][0]["tool"]["driver"]["informationUri"] == "https://example.org/mmlint"
 
 
 def test_no_diagnostics_is_still_a_valid_log():
