@@ -49,9 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     from mmlint.reporters import REPORTERS
 
     p.add_argument("--format", choices=tuple(REPORTERS), default="text", help="output format (default: text)")
-    p.add_argument("--output", metavar="FILE", help="write the report to FILE (UTF-8, replaced if present) instead of stdout")
+    p.add_argument("--output", metavar="FILE",
+                   help="write the report to FILE (UTF-8, replaced if present) instead of stdout")
     p.add_argument("--statistics", action="store_true",
-                   help="print per-rule counts (COUNT<TAB>CODE<TAB>name; a JSON array with --format json) instead of diagnostics")
+                   help="print per-rule counts instead of diagnostics: COUNT<TAB>CODE<TAB>name lines, "
+                        "a JSON array with --format json")
     p.add_argument("--select", default="", help="comma-separated rule codes, names or code prefixes to run")
     p.add_argument("--ignore", default="", help="comma-separated rule codes, names or code prefixes to skip")
 

@@ -69,7 +69,8 @@ def located(result: Any, cwd: str) -> list[Located]:
     message. Every reporter prints in this order."""
     from mmlint.api import display_path
 
-    items = [Located(display_path(res.found.path, d.span, cwd), d, res) for res in result.stores for d in res.diagnostics]
+    items = [Located(display_path(res.found.path, d.span, cwd), d, res)
+             for res in result.stores for d in res.diagnostics]
     items.sort(key=lambda x: (x.path, x.diagnostic.span.line, x.diagnostic.code, x.diagnostic.span.column,
                               x.diagnostic.message))
     return items

@@ -21,8 +21,8 @@ diagnostic, whatever its severity, is a ``<failure>`` of its file, in report
 order. ``failures`` counts failing testcases. Paths are relative to the current
 directory and shown as the text format shows them
 (:func:`mmlint.textutil.safe_path_text`: a newline in a file name reads
-``\\\\n``). Characters XML 1.0 cannot hold (controls, lone surrogates, U+FFFE,
-U+FFFF) are written as ``\\\\xNN``/``\\\\uNNNN`` text; ElementTree escapes the rest.
+``\\n``). Characters XML 1.0 cannot hold (controls, lone surrogates, U+FFFE,
+U+FFFF) are written as ``\\xNN``/``\\uNNNN`` text; ElementTree escapes the rest.
 """
 
 from __future__ import annotations
