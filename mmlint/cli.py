@@ -49,6 +49,11 @@ def build_parser() -> argparse.ArgumentParser:
     from mmlint.reporters import REPORTERS
 
     p.add_argument("--format", choices=tuple(REPORTERS), default="text", help="output format (default: text)")
+    p.add_argument("--output", metavar="FILE",
+                   help="write the report to FILE (UTF-8, replaced if present) instead of stdout")
+    p.add_argument("--statistics", action="store_true",
+                   help="print per-rule counts instead of diagnostics: COUNT<TAB>CODE<TAB>name lines, "
+                        "a JSON array with --format json")
     p.add_argument("--select", default="", help="comma-separated rule codes, names or code prefixes to run")
     p.add_argument("--ignore", default="", help="comma-separated rule codes, names or code prefixes to skip")
 
@@ -143,7 +148,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     result = api.check([f.path for f in found], args.dialect, args.profile, options)
     for res, f in zip(result.stores, found):
         res.found = f
-    reporters.get(args.format).report(result, sys.stdout, os.getcwd())
+    if args.statistics:
+        from mmlint.reporters.statistics import StatisticsReporter
+
+        reporter = StatisticsReporter(as_json=args.format == "json")
+    else:
+        reporter = reporters.get(args.format)
+    if not args.output:
+        reporter.report(result, sys.stdout, os.getcwd())
+    else:
+        import io
+
+        buf = io.StringIO()  # render first: a failing reporter leaves no half-written file
+        reporter.report(result, buf, os.getcwd())
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as out:
+                out.write(buf.getvalue())
+        except OSError as exc:
+            raise api.CheckError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return EXIT_FINDINGS if result.counts()["errors"] else EXIT_OK
 
 

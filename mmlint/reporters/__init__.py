@@ -2,18 +2,25 @@
 
 ``REPORTERS`` maps a ``--format`` name to ``"module:Class"``; the module is
 imported only when that format is used (``--format json`` never imports
-rich). A reporter gets a complete, sorted result and writes it; it never
-filters, sorts or checks.
+rich). A reporter gets a complete result and writes it; it never filters,
+sorts or checks. :func:`located` gives every reporter the same diagnostics in
+the same order, so the formats agree line for line.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 REPORTERS: dict[str, str] = {
     "text": "mmlint.reporters.text:TextReporter",
     "json": "mmlint.reporters.json:JsonReporter",
+    "json-lines": "mmlint.reporters.json_lines:JsonLinesReporter",
+    "sarif": "mmlint.reporters.sarif:SarifReporter",
+    "github": "mmlint.reporters.github:GithubReporter",
+    "junit": "mmlint.reporters.junit:JunitReporter",
 }
 
 
@@ -34,4 +41,60 @@ class Reporter:
     """Base class: ``report(result, stream, cwd)`` writes one check result."""
 
     def report(self, result: Any, stream: TextIO, cwd: str) -> None:  # pragma: no cover - interface
+        """Write ``result`` (a :class:`mmlint.api.CheckResult`) to ``stream``;
+        paths are shown relative to ``cwd``."""
         raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Located:
+    """One diagnostic placed for display.
+
+    Attributes:
+        path: the diagnostic's file, relative to the current directory, with
+            ``/`` separators (:func:`mmlint.api.display_path`). Raw store text:
+            each format escapes it its own way.
+        diagnostic: the :class:`mmlint.rules.Diagnostic`.
+        store: the :class:`mmlint.api.StoreResult` it was found in.
+    """
+
+    path: str
+    diagnostic: Any
+    store: Any
+
+
+def located(result: Any, cwd: str) -> list[Located]:
+    """Every diagnostic of ``result`` (a :class:`mmlint.api.CheckResult`) with
+    its display path, in report order: path, line, rule code, column,
+    message. Every reporter prints in this order."""
+    from mmlint.api import display_path
+
+    items = [Located(display_path(res.found.path, d.span, cwd), d, res)
+             for res in result.stores for d in res.diagnostics]
+    items.sort(key=lambda x: (x.path, x.diagnostic.span.line, x.diagnostic.code, x.diagnostic.span.column,
+                              x.diagnostic.message))
+    return items
+
+
+def store_path(res: Any, cwd: str) -> str:
+    """The root of ``res`` (a :class:`mmlint.api.StoreResult`) relative to
+    ``cwd``, with ``/`` separators (``"."`` when it is ``cwd``)."""
+    from mmlint.api import display_path
+    from mmlint.model import Span
+
+    return display_path(res.found.path, Span("."), cwd)
+
+
+def _char_escape(m: re.Match) -> str:
+    o = ord(m.group())
+    if 0xDC80 <= o <= 0xDCFF:  # an undecodable byte kept by mmlint.textutil.decode
+        return f"\\x{o - 0xDC00:02x}"
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+
+
+def escape_chars(text: str, chars: re.Pattern) -> str:
+    """``text`` with each character that ``chars`` (a one-character pattern)
+    matches written as backslash text: ``\\xNN`` for a file-name byte that is
+    not UTF-8 (a surrogate escape) and for code points below 256, ``\\uNNNN``
+    above. Everything else is left as it is."""
+    return chars.sub(_char_escape, text)

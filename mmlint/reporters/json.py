@@ -13,30 +13,50 @@ Shape::
 
 Paths are POSIX and relative to the current directory; diagnostics are
 sorted by path, then line, then rule id. Lines and columns are 1-based,
-columns count code points.
+columns count code points. The text is UTF-8 (see :func:`dumps` for the few
+characters written as ``\\u`` escapes).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, TextIO
 
 from mmlint import __version__
-from mmlint.api import display_path
-from mmlint.reporters import Reporter
+from mmlint.reporters import Located, Reporter, located
 
 FORMAT_ID = "mmlint.diagnostics/1"
 
+#: Characters ``json.dumps(ensure_ascii=False)`` leaves raw but a consumer may
+#: choke on: NEL and U+2028/U+2029 (line breaks to ``str.splitlines`` and to
+#: JavaScript before ES2019) and lone surrogates (a file-name byte that is not
+#: UTF-8, see :func:`mmlint.textutil.decode`), which no UTF-8 encoder accepts.
+_RAW_UNSAFE = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
 
-def diagnostic_dict(d: Any, path: str) -> dict[str, Any]:
-    """One diagnostic as the JSON object of the format."""
-    s = d.span
+
+def dumps(obj: Any, indent: int | None = None) -> str:
+    """``obj`` as JSON text that encodes to UTF-8 and holds no line break
+    besides the ``\\n`` of ``indent``.
+
+    Non-ASCII text stays readable, as with ``ensure_ascii=False``, except the
+    characters of :data:`_RAW_UNSAFE`, which are written as ``\\uXXXX``
+    escapes; :func:`json.loads` gives back the exact original strings.
+    """
+    text = json.dumps(obj, ensure_ascii=False, indent=indent)
+    return _RAW_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def diagnostic_dict(item: Located) -> dict[str, Any]:
+    """One diagnostic as the JSON object of the format (see module docs); a
+    span without an end ends where it starts."""
+    d, s = item.diagnostic, item.diagnostic.span
     end_line = s.end_line if s.end_line is not None else s.line
     end_col = s.end_column if s.end_column is not None else s.column
     return {
         "rule": {"id": d.code, "name": d.name},
         "severity": d.severity,
-        "path": path,
+        "path": item.path,
         "range": {"start": {"line": s.line, "column": s.column}, "end": {"line": end_line, "column": end_col}},
         "message": d.message,
         "fix": d.fix,
@@ -45,18 +65,14 @@ def diagnostic_dict(d: Any, path: str) -> dict[str, Any]:
 
 def document(result: Any, cwd: str) -> dict[str, Any]:
     """The whole JSON document for a :class:`mmlint.api.CheckResult`."""
-    items = []
-    for res in result.stores:
-        for d in res.diagnostics:
-            items.append(diagnostic_dict(d, display_path(res.found.path, d.span, cwd)))
-    items.sort(key=lambda o: (o["path"], o["range"]["start"]["line"], o["rule"]["id"], o["range"]["start"]["column"], o["message"]))
     return {"format": FORMAT_ID, "tool": {"name": "mmlint", "version": __version__}, "summary": result.counts(),
-            "diagnostics": items}
+            "diagnostics": [diagnostic_dict(x) for x in located(result, cwd)]}
 
 
 class JsonReporter(Reporter):
-    """Writes :func:`document` as indented UTF-8 JSON."""
+    """Writes :func:`document` as indented JSON (:func:`dumps`)."""
 
     def report(self, result: Any, stream: TextIO, cwd: str) -> None:
-        stream.write(json.dumps(document(result, cwd), ensure_ascii=False, indent=2))
+        """Write the document for ``result`` and a final newline to ``stream``."""
+        stream.write(dumps(document(result, cwd), indent=2))
         stream.write("\n")

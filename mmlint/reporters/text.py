@@ -12,8 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any, TextIO
 
-from mmlint.api import display_path
-from mmlint.reporters import Reporter
+from mmlint.reporters import Reporter, located, store_path
 from mmlint.textutil import safe_path_text
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -28,17 +27,13 @@ def lines(result: Any, cwd: str) -> list[tuple[str, str, str]]:
     ``total``. A ``diag`` row's fields are separated by NUL (never present in
     escaped store text) so colouring never re-parses the message."""
     rows = []
-    items = []
-    for res in result.stores:
-        for d in res.diagnostics:
-            items.append((display_path(res.found.path, d.span, cwd), d))
-    items.sort(key=lambda t: (t[0], t[1].span.line, t[1].code, t[1].span.column))
-    for path, d in items:
-        rows.append(("diag", f"{safe_path_text(path)}:{d.span.line}:{d.span.column}:\x00{d.code}\x00{d.severity}\x00{d.message}", d.severity))
+    for item in located(result, cwd):
+        d = item.diagnostic
+        rows.append(("diag", f"{safe_path_text(item.path)}:{d.span.line}:{d.span.column}:\x00{d.code}\x00{d.severity}\x00{d.message}", d.severity))
         if d.hint:
             rows.append(("hint", f"  hint: {d.hint}", d.severity))
     for res in result.stores:
-        where = safe_path_text(os.path.relpath(res.found.path, cwd).replace(os.sep, "/"))
+        where = safe_path_text(store_path(res, cwd))
         prof = f", profile {res.profile}" if res.profile else ""
         e = sum(1 for d in res.diagnostics if d.severity == "error")
         w = sum(1 for d in res.diagnostics if d.severity == "warning")
@@ -57,6 +52,7 @@ class TextReporter(Reporter):
     """Human-readable output (see module docs)."""
 
     def report(self, result: Any, stream: TextIO, cwd: str) -> None:
+        """Write :func:`lines` for ``result`` to ``stream``, coloured on a TTY."""
         rows = lines(result, cwd)
         color = hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
         if not color:

@@ -1,0 +1,162 @@
+"""``--format sarif``: a SARIF 2.1.0 log as GitHub code scanning accepts it.
+
+One run. ``tool.driver`` names mmlint and its version (plus
+``informationUri`` when the installed package declares a home page) and
+lists, sorted by code, every rule that produced a result: ``id`` (the code),
+``name``, ``shortDescription`` (the doc's first paragraph),
+``fullDescription`` and ``help`` (the whole doc), each at most 1,024
+characters, and ``defaultConfiguration.level`` from the rule's default
+severity. Severities map error -> ``error``, warning -> ``warning``, info ->
+``note``; a result's ``level`` is its stamped severity.
+
+Each result has ``ruleId``, ``ruleIndex`` (into ``driver.rules``), ``level``,
+``message.text`` and one location: the path relative to the current directory
+as a percent-encoded relative URI, and a region with 1-based ``startLine``
+and ``startColumn``, plus ``endLine``/``endColumn`` (end column exclusive)
+when the rule gave them; without them SARIF readers take the region to run to
+the end of the line, rather than an empty region at the start. Columns count
+code points (``run.columnKind`` is ``unicodeCodePoints``).
+
+``partialFingerprints.primaryLocationLineHash`` is ``<16 hex digits>:<n>``:
+a SHA-256 of the rule code, the path, the offending line's text with its
+whitespace collapsed, and the message with every run of digits read as one
+``0``; never the line number, so an alert survives edits elsewhere in the file
+(some messages cite other lines or counts: "already pointed at on line 6",
+"index has 249 lines"). ``n`` counts results with the same hash
+in report order, which keeps repeated identical lines apart. The line text is
+taken from the bytes the store was read from, not re-read from disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any, TextIO
+from urllib.parse import quote
+
+from mmlint import __version__
+from mmlint.reporters import Located, Reporter, located
+from mmlint.reporters.json import dumps
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+#: GitHub's cap on each description text, in characters.
+TEXT_MAX = 1024
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _bounded(text: str) -> str:
+    return text if len(text) <= TEXT_MAX else text[:TEXT_MAX - 3] + "..."
+
+
+def rule_descriptor(rule: Any) -> dict[str, Any]:
+    """The SARIF ``reportingDescriptor`` for a :class:`mmlint.rules.Rule`."""
+    import inspect
+
+    doc = inspect.cleandoc(rule.doc)
+    first = " ".join(doc.split("\n\n", 1)[0].split())
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": _bounded(first)},
+        "fullDescription": {"text": _bounded(doc)},
+        "help": {"text": _bounded(doc)},
+        "defaultConfiguration": {"level": LEVELS[rule.severity]},
+    }
+
+
+def _homepage() -> str | None:
+    """The ``Homepage`` URL the installed mmlint declares (``[project.urls]``
+    in pyproject.toml), or ``None``."""
+    from importlib import metadata
+
+    try:
+        meta = metadata.metadata("mmlint")
+    except metadata.PackageNotFoundError:
+        return None
+    for entry in meta.get_all("Project-URL") or []:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "homepage":
+            return url.strip()
+    return None
+
+
+def _uri(path: str) -> str:
+    """A display path as a relative URI reference: every byte outside the
+    unreserved set and ``/`` percent-encoded (undecodable bytes included)."""
+    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
+
+
+def _line_text(item: Located, cache: dict[str, list[str]]) -> str:
+    """The text of the diagnostic's first line, from the bytes read; ``""``
+    when the file was not read or has no such line."""
+    from mmlint.textutil import decode
+
+    lines = cache.get(item.path)
+    if lines is None:
+        rec = item.store.store.files.get(item.diagnostic.span.path)
+        lines = decode(rec.data).text.split("\n") if rec is not None and rec.data is not None else []
+        cache[item.path] = lines
+    n = item.diagnostic.span.line
+    return lines[n - 1] if 0 < n <= len(lines) else ""
+
+
+def fingerprint(code: str, path: str, line_text: str, message: str) -> str:
+    """16 hex digits of SHA-256 over the code, the path, the line text with
+    whitespace collapsed and the message with digit runs masked (see module
+    docs)."""
+    key = "\0".join((code, path, " ".join(line_text.split()), _DIGITS.sub("0", message)))
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def document(result: Any, cwd: str) -> dict[str, Any]:
+    """The SARIF log for a :class:`mmlint.api.CheckResult` as a dict.
+
+    Raises:
+        KeyError: a diagnostic whose code is not a registered rule.
+    """
+    from mmlint import rules
+
+    registry = rules.load()
+    items = located(result, cwd)
+    codes = sorted({x.diagnostic.code for x in items})
+    index = {code: i for i, code in enumerate(codes)}
+    cache: dict[str, list[str]] = {}
+    seen: dict[str, int] = {}
+    results = []
+    for item in items:
+        d, s = item.diagnostic, item.diagnostic.span
+        region = {"startLine": s.line, "startColumn": s.column}
+        if s.end_line is not None:
+            region["endLine"] = s.end_line
+        if s.end_column is not None:
+            region["endColumn"] = s.end_column
+        fp = fingerprint(d.code, item.path, _line_text(item, cache), d.message)
+        seen[fp] = seen.get(fp, 0) + 1
+        results.append({
+            "ruleId": d.code,
+            "ruleIndex": index[d.code],
+            "level": LEVELS[d.severity],
+            "message": {"text": d.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": _uri(item.path)},
+                "region": region,
+            }}],
+            "partialFingerprints": {"primaryLocationLineHash": f"{fp}:{seen[fp]}"},
+        })
+    driver: dict[str, Any] = {"name": "mmlint", "version": __version__}
+    homepage = _homepage()
+    if homepage:
+        driver["informationUri"] = homepage
+    driver["rules"] = [rule_descriptor(registry[code]) for code in codes]
+    return {"$schema": SCHEMA, "version": "2.1.0",
+            "runs": [{"tool": {"driver": driver}, "columnKind": "unicodeCodePoints", "results": results}]}
+
+
+class SarifReporter(Reporter):
+    """Writes :func:`document` as indented JSON."""
+
+    def report(self, result: Any, stream: TextIO, cwd: str) -> None:
+        """Write the SARIF log for ``result`` and a final newline to ``stream``."""
+        stream.write(dumps(document(result, cwd), indent=2))
+        stream.write("\n")
