@@ -31,7 +31,7 @@ def sections(doc: str) -> dict[str, str]:
     text = inspect.cleandoc(doc)
     parts = {"summary": "", "body": "", "why": "", "bad": "", "good": ""}
     paras = text.split("\n\n")
-    parts["summary"] = " ".join(paras[0].split("\n")).strip() if paras else ""
+    parts["summary"] = " ".join(paras[0].split())
     current = "body"
     for para in paras[1:]:
         m = re.match(r"^(Why|Bad|Good):\s*", para)

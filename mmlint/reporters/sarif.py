@@ -54,7 +54,7 @@ def rule_descriptor(rule: Any) -> dict[str, Any]:
     import inspect
 
     doc = inspect.cleandoc(rule.doc)
-    first = " ".join(doc.split("\n\n", 1)[0].split())
+    first = rule.summary
     return {
         "id": rule.code,
         "name": rule.name,

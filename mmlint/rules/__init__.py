@@ -18,10 +18,11 @@ imported only when rules are needed (never for ``--version``).
 from __future__ import annotations
 
 import importlib
+import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from mmlint.model import Problem, Span, Store
+from mmlint.model import Span, Store
 
 ERROR = "error"
 WARNING = "warning"
@@ -58,8 +59,9 @@ class Rule:
 
     @property
     def summary(self) -> str:
-        """The first line of the doc: what the rule finds."""
-        return self.doc.strip().splitlines()[0] if self.doc.strip() else ""
+        """The doc's first paragraph on one line: what the rule finds."""
+        first = inspect.cleandoc(self.doc).split("\n\n", 1)[0]
+        return " ".join(first.split())
 
     def applies(self, dialect: str, profile: str | None) -> bool:
         """Whether the rule runs on a store of this dialect and profile."""
@@ -84,8 +86,8 @@ class Finding:
 class Diagnostic:
     """A finding stamped with its rule: the unit every reporter prints.
 
-    ``span.path`` is relative to the store root until the engine makes it
-    relative to the current directory (:func:`run` ``display_root``).
+    ``span.path`` is relative to the store root; reporters show it relative
+    to the current folder (:func:`mmlint.api.display_path`).
     """
 
     code: str
@@ -97,7 +99,9 @@ class Diagnostic:
     fix: dict[str, Any] | None = None
 
     def sort_key(self) -> tuple:
-        return (self.span.path, self.span.line, self.span.column, self.code, self.message)
+        """The report order (DESIGN "Rules and reports"): path, line, rule
+        code, then column and message to make it total."""
+        return (self.span.path, self.span.line, self.code, self.span.column, self.message)
 
 
 @dataclass
@@ -161,8 +165,6 @@ def rule(code: str, name: str, severity: str, dialects: Iterable[str] | None = N
 def reader_rule(code: str, name: str, severity: str, doc: str, dialects: Iterable[str] | None = None,
                 profiles: Iterable[str] | None = None) -> None:
     """Register a rule whose findings come from a reader :class:`Problem`."""
-    import inspect
-
     _register(code, name, severity, dialects, profiles, None, inspect.cleandoc(doc), _caller_module())
 
 

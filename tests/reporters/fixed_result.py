@@ -52,7 +52,7 @@ def build() -> CheckResult:
         Diagnostic("P109", "dangling-wikilink", "warning", Span(HOSTILE, 5, 5, 5, 16), "[[nowhere]] names no note in the store"),
     ]
     b = _store(f"{CWD}/docs/mm-store", "mm", None, {"MEMORY.md": _MM_INDEX, "memories/deploy.md": "# deploy\n\nsteps\n"})
-    b_diags = [Diagnostic("M108", "budget-mismatch", "warning", Span("MEMORY.md", 5, 13, 5, 16),
+    b_diags = [Diagnostic("X103", "stale-budget-record", "warning", Span("MEMORY.md", 5, 13, 5, 16),
                           "budget records 145 body characters; the body has 192")]
     return CheckResult([StoreResult(Found(a.root, "argument"), "engramory", "claude-code", None, a, a_diags),
                         StoreResult(Found(b.root, "argument"), "mm", None, None, b, b_diags)])

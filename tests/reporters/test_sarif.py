@@ -23,7 +23,6 @@ from importlib import metadata
 from urllib.parse import unquote_to_bytes
 
 import fixed_result
-import pytest
 from conftest import CORPUS, needs_corpus
 
 from mmlint import __version__, reporters, rules
