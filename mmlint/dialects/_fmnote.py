@@ -215,7 +215,7 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
     """
     rev = {v: k for k, v in keymap.items()}
     lay = note.layout if isinstance(note.layout, NoteLayout) and note.layout.dialect == dialect else None
-    if lay is not None and _unchanged(note, lay):
+    if lay is not None and _unchanged(note, lay, outside):
         return lay.data
     if lay is not None and lay.fm is None and not note.extra and not _fields_to_write(note, keymap, outside):
         body = lay.body_raw if note.body == lay.body_lf else apply_newline(note.body, lay.newline)
@@ -255,7 +255,7 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
         if "extra:" + key not in done and not (isinstance(value, dict) and any(f"extra:{key}.{k}" in done for k in value)):
             out.extend(_render_extra(note, key, value, set(keymap), nl))
     if fm.close_raw is None:
-        return encode("\n".join(out), lay.bom)
+        return encode(_restore_cr("\n".join(out), lay), lay.bom)
     out.append(fm.close_raw)
     head = "\n".join(out)
     sep = "\n" if lay.head.endswith("\n") else ""
@@ -263,16 +263,22 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
         body = lay.body_raw
     else:
         body = apply_newline(("\n" if lay.lead_blank else "") + note.body, lay.newline)
-    return encode(head + sep + body, lay.bom)
+    return encode(_restore_cr(head + sep + body, lay), lay.bom)
 
 
-def _unchanged(note: Note, lay: NoteLayout) -> bool:
-    """True when every field, extra key and the body are as the reader found them."""
+def _restore_cr(text: str, lay: NoteLayout) -> str:
+    """A CR-only note was parsed as LF text; give it its CR line ends back."""
+    return text.replace("\n", "\r") if lay.newline == "\r" else text
+
+
+def _unchanged(note: Note, lay: NoteLayout, outside: tuple[str, ...]) -> bool:
+    """True when every field the file holds (all but ``outside``), the extra
+    keys and the body are as the reader found them."""
     if note.body != (lay.body_lf[1:] if lay.lead_blank else lay.body_lf) or note.extra != lay.read["extra"]:
         return False
-    if note.category != lay.read.get("category", ()):
+    if "category" not in outside and note.category != lay.read.get("category", ()):
         return False
-    return all(getattr(note, f) == lay.read.get(f) for f in NOTE_FIELDS)
+    return all(getattr(note, f) == lay.read.get(f) for f in NOTE_FIELDS if f not in outside)
 
 
 def _item_field(it: fmmod.Item, keymap: dict[str, str], lay: NoteLayout) -> str | None:
