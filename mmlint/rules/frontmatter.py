@@ -186,9 +186,12 @@ def invalid_field_value(ctx: Context):
     for n in ctx.store.notes:
         if _skip(n):
             continue
-        for err in validate(name, _instance(ctx, n)):
-            if err.keyword != "required":
-                yield Finding(_key_span(n, err.key, rev.get(err.key, err.key)), f"{err.message} [{err.pointer}]")
+        errors = [e for e in validate(name, _instance(ctx, n)) if e.keyword != "required"]
+        misshapen = {e.key for e in errors if e.keyword != "format"}
+        for err in errors:
+            if err.keyword == "format" and err.key in misshapen:
+                continue  # the value's shape is wrong already; one finding per value
+            yield Finding(_key_span(n, err.key, rev.get(err.key, err.key)), f"{err.message} [{err.pointer}]")
 
 
 #: Keys Claude Code itself writes; not "unknown" in the claude-code profile.
@@ -210,8 +213,8 @@ def unknown_key(ctx: Context):
         if _skip(n):
             continue
         for key in n.extra:
-            if key in CLAUDE_KEYS or key.startswith("mmlint-"):
-                continue
+            if not key or key in CLAUDE_KEYS or key.startswith("mmlint-"):
+                continue  # an empty key is reported by F105
             if ctx.store.dialect == "engramory" and ctx.store.profile != "claude-code" and key == "metadata":
                 pass
             span = n.spans.get("extra:" + key) or Span(n.path, 1, 1)
