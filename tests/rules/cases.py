@@ -155,4 +155,5 @@ CASES: dict[str, Case] = {
     "X106": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="tags:\n  - x\n")}), CC),
     "X107": Case("engramory", "claude-code", with_(CC, **{"MEMORY.md": "".join("<!-- pad -->\n" for _ in range(200)) + "- [A](a.md) — hook\n"}), CC),
     "X108": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="".join(f"k{i}: v\n" for i in range(30)))}), CC),
+    "X109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("- **tags:** a", "- **tags:** Deploy Notes, ops, OPS")), MM),
 }
