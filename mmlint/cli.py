@@ -83,8 +83,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tolerant_streams() -> None:
+    """Let stdout and stderr print any text: characters the console's encoding
+    cannot show (an ASCII or OEM code page) become backslash escapes instead
+    of crashing the run."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
+    _tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -87,6 +87,18 @@ def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, 
         os.close(fd)
 
 
+def _broken_link(path: str) -> str:
+    """Why the symlink ``path`` cannot be followed: its target is missing
+    (``dangling symlink``), or the error met on the way (a loop)."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return "dangling symlink"
+    except OSError as exc:
+        return f"symlink cannot be followed: {exc.strerror or exc}"
+    return "symlink cannot be followed"
+
+
 def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = True) -> Walk:
     """List and read every file of the store at ``root``.
 
@@ -134,7 +146,7 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
                     w.files[rel] = FileRecord(rel, "symlink-escape", reason="symlink resolves outside the store root")
                     continue
                 if not os.path.exists(target):
-                    w.files[rel] = FileRecord(rel, "unreadable", reason="dangling symlink")
+                    w.files[rel] = FileRecord(rel, "unreadable", reason=_broken_link(full))
                     continue
             if not read:
                 try:

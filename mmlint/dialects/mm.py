@@ -60,7 +60,7 @@ def valid_topic(topic: str) -> bool:
 
 def parse_tags(value: str) -> list[str]:
     """Tags as written, split on ``, ， ; ；`` and stripped (no case folding:
-    the reference's normalisation is a lint finding, not a reader change)."""
+    the reference's normalisation is a lint finding, X109, not a reader change)."""
     return [p.strip() for p in _TAG_SPLIT_RE.split(value) if p.strip()]
 
 

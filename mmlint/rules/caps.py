@@ -63,7 +63,9 @@ def write_budget(ctx: Context):
     entry's recorded ``writeBudget``, else 4,000).
 
     Why: ``mem_write`` refuses a body over budget (``E_WRITE_BUDGET_EXCEEDED``):
-    the note as it stands could not be written again.
+    the note as it stands could not be written again. The body is counted
+    as the reference reads it back: without the newlines that open and close
+    it (the reference writes a final newline after every body).
     Bad: a 5,000-character body with ``budget: 5000/4000``
     Good: a compressed body under the budget.
     """
@@ -71,7 +73,7 @@ def write_budget(ctx: Context):
     for n in ctx.store.notes:
         if not isinstance(n.layout, dict) or n.layout.get("missing"):
             continue
-        chars = len(n.body)
+        chars = len(n.body.strip("\n"))
         budget = default
         if n.budget:
             parts = n.budget.split("/", 1)

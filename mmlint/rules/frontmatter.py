@@ -194,9 +194,12 @@ def invalid_field_value(ctx: Context):
     for n in ctx.store.notes:
         if _skip(n):
             continue
-        for err in _schema_errors(ctx, n):
-            if err.keyword != "required":
-                yield Finding(_key_span(n, err.key, rev.get(err.key, err.key)), f"{err.message} [{err.pointer}]")
+        errors = [e for e in _schema_errors(ctx, n) if e.keyword != "required"]
+        misshapen = {e.key for e in errors if e.keyword != "format"}
+        for err in errors:
+            if err.keyword == "format" and err.key in misshapen:
+                continue  # the value's shape is wrong already; one finding per value
+            yield Finding(_key_span(n, err.key, rev.get(err.key, err.key)), f"{err.message} [{err.pointer}]")
 
 
 #: Keys Claude Code itself writes; not "unknown" in the claude-code profile.
@@ -218,10 +221,8 @@ def unknown_key(ctx: Context):
         if _skip(n):
             continue
         for key in n.extra:
-            if key in CLAUDE_KEYS or key.startswith("mmlint-"):
-                continue
-            if ctx.store.dialect == "engramory" and ctx.store.profile != "claude-code" and key == "metadata":
-                pass
+            if not key or key in CLAUDE_KEYS or key.startswith("mmlint-"):
+                continue  # an empty key is reported by F105
             span = n.spans.get("extra:" + key) or Span(n.path, 1, 1)
             yield Finding(span, f"unknown frontmatter key {key!r}")
 

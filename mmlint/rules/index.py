@@ -7,6 +7,8 @@ dialect and profile and can be overridden with ``Options.caps``.
 
 from __future__ import annotations
 
+import re
+
 from mmlint.model import Span
 from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule
 
@@ -115,6 +117,9 @@ def index_soft_cap(ctx: Context):
                       f"index is {idx.size_bytes} bytes, past the {caps['soft_bytes']}-byte soft cap (hard cap {hard_b})")
 
 
+_REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S")
+
+
 @rule("I105", "index-prose", INFO, dialects=("engramory",))
 def index_prose(ctx: Context):
     """An index line is neither a pointer, a heading nor blank.
@@ -131,6 +136,8 @@ def index_prose(ctx: Context):
         stripped = text.strip()
         if stripped.startswith(">") or stripped.startswith("<!--") or stripped.startswith("|") or stripped in ("---", "***"):
             continue
+        if _REF_DEF.match(text):
+            continue  # a link reference definition: the target of a pointer
         yield Finding(Span(idx.path, line, 1), "index line holds content, not a pointer to a note")
 
 

@@ -98,6 +98,46 @@ def stale_budget_record(ctx: Context):
             yield Finding(span, f"budget records {m.group(1)} body characters; the body has {actual}")
 
 
+#: JavaScript's ``\s`` (mm-reference §1.12), which the mm reference's tag
+#: normalisation uses.
+_JS_SPACE = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+
+
+def _reference_tags(tags: list[str]) -> list[str]:
+    """Tags as the mm reference reads them (mm-reference §1.7): each item
+    trimmed, inner whitespace runs turned into ``-``, lower-cased; empty items
+    and repeats dropped (the first kept)."""
+    out: list[str] = []
+    for tag in tags:
+        norm = "-".join(p for p in _JS_SPACE.split(tag) if p).lower()
+        if norm and norm not in out:
+            out.append(norm)
+    return out
+
+
+@rule("X109", "tags-rewritten", WARNING, dialects=("mm",))
+def tags_rewritten(ctx: Context):
+    """An mm entry's tags are not in the form the mm reference reads them
+    (lower case, inner spaces as ``-``, each tag once).
+
+    Why: the reference normalises tags as it reads the index and writes every
+    entry back on its next write, so ``Deploy Notes`` silently becomes
+    ``deploy-notes`` and a repeated tag disappears (mm-reference §1.7).
+    mmlint reads the tags as written.
+    Bad: ``- **tags:** Deploy Notes, ops, OPS``
+    Good: ``- **tags:** deploy-notes, ops``
+    """
+    for n in ctx.store.notes:
+        if not n.tags or not isinstance(n.layout, dict) or n.layout.get("entry") is None:
+            continue
+        ref = _reference_tags(n.tags)
+        if ref != n.tags:
+            shown = ", ".join(echo(t, 40) for t in ref[:8]) + (" ..." if len(ref) > 8 else "")
+            yield Finding(n.spans.get("tags") or Span(n.path, 1, 1),
+                          f"the mm reference reads these tags as [{shown}] and writes them back so",
+                          hint="write the tags in lower case, with '-' for spaces, each once")
+
+
 # ------------------------------------------------------------ YAML vs key: value
 
 _RISKY_START = set("[{&*!|>%@`'\"")
@@ -280,7 +320,7 @@ def frontmatter_too_low(ctx: Context):
             yield Finding(Span(n.path, fm.close_line, 1), f"frontmatter closes on line {fm.close_line}; Claude Code only looks within the first 30 lines")
 
 
-@rule("X109", "mm-header-dropped", WARNING, dialects=("mm",))
+@rule("X110", "mm-header-dropped", WARNING, dialects=("mm",))
 def mm_header_dropped(ctx: Context):
     """The mm index header holds prose, unknown ``>`` lines or custom caps
     text that the reference discards on its next write or delete.

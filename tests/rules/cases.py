@@ -160,6 +160,7 @@ CASES: dict[str, Case] = {
     "X105": Case("engramory", "upstream", with_(ENG, **{"a.md": N(desc="use C #sharp")}), with_(ENG, **{"a.md": N(desc="'use C #sharp'")})),
     "X106": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="tags:\n  - x\n")}), CC),
     "X107": Case("engramory", "claude-code", with_(CC, **{"MEMORY.md": "".join("<!-- pad -->\n" for _ in range(200)) + "- [A](a.md) — hook\n"}), CC),
-    "X109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("> mm-id: local", "Read this first, agent!\n> mm-id: local")), MM),
+    "X110": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("> mm-id: local", "Read this first, agent!\n> mm-id: local")), MM),
     "X108": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="".join(f"k{i}: v\n" for i in range(30)))}), CC),
+    "X109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("- **tags:** a", "- **tags:** Deploy Notes, ops, OPS")), MM),
 }
