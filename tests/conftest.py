@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -36,13 +37,25 @@ def store_id(p: Path) -> str:
     return p.name
 
 
-def make_store(root: Path, files: dict[str, str | bytes]) -> Path:
-    """Write ``files`` (POSIX relative path -> text or bytes) under ``root``."""
+@dataclass(frozen=True)
+class LINK:
+    """In a ``make_store`` file table: a symlink to ``target`` (relative to
+    the link, or absolute)."""
+
+    target: str
+
+
+def make_store(root: Path, files: dict) -> Path:
+    """Write ``files`` (POSIX relative path -> text, bytes or :class:`LINK`)
+    under ``root``."""
+    root.mkdir(parents=True, exist_ok=True)
     for rel, content in files.items():
         full = root.joinpath(*rel.split("/"))
         full.parent.mkdir(parents=True, exist_ok=True)
-        data = content.encode("utf-8") if isinstance(content, str) else content
-        full.write_bytes(data)
+        if isinstance(content, LINK):
+            os.symlink(content.target, full)
+        else:
+            full.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
     return root
 
 

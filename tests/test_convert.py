@@ -89,7 +89,7 @@ def test_write_budget_overflow_refused_with_metrics(store, tmp_path):
     assert not plan.ok and not plan.written and not (tmp_path / "out").exists()
     r = plan.refusals[0]
     assert r.code == "E_WRITE_BUDGET_EXCEEDED" and r.path == "big.md"
-    assert r.usage == {"bodyChars": 4101, "writeBudget": 4000, "overflow": 101}
+    assert r.usage == {"bodyChars": 4100, "writeBudget": 4000, "overflow": 100}
 
 
 def test_index_overflow_refused_with_metrics(store, tmp_path):
@@ -197,7 +197,7 @@ def test_cli_json_plan_and_exit_codes(tmp_path):
 
 def test_cli_budget_refusal_text_shows_metrics(store, tmp_path):
     root = store({"MEMORY.md": "# Memory Index\n- [Big](big.md)\n",
-                  "big.md": "---\nname: big\ndescription: d\ntype: reference\n---\n\n" + "z" * 4000 + "\n"})
+                  "big.md": "---\nname: big\ndescription: d\ntype: reference\n---\n\n" + "z" * 4001 + "\n"})
     proc = _cli("convert", str(root), str(tmp_path / "o"), "--to", "mm")
     assert proc.returncode == 1
     assert "refused: E_WRITE_BUDGET_EXCEEDED big.md [body]" in proc.stdout

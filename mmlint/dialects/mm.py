@@ -58,6 +58,20 @@ def valid_topic(topic: str) -> bool:
     return 0 < len(topic) <= TOPIC_MAX and TOPIC_RE.match(topic) is not None
 
 
+def body_chars(body: str) -> int:
+    """Body size in code points as the reference measures a stored note: the
+    body it reads back, without the newlines that open and close it (it
+    writes a final newline after every body)."""
+    return len(body.strip("\n"))
+
+
+def write_budget_of(note: Note, default: int = WRITE_BUDGET) -> int:
+    """The note's write budget in code points: the ``writeBudget`` recorded in
+    its ``budget:`` field when positive, else ``default`` (mm spec §6)."""
+    m = re.match(r"^(\d+)/(\d+)", note.budget or "")
+    return int(m.group(2)) if m and int(m.group(2)) > 0 else default
+
+
 def parse_tags(value: str) -> list[str]:
     """Tags as written, split on ``, ， ; ；`` and stripped (no case folding:
     the reference's normalisation is a lint finding, X109, not a reader change)."""
@@ -486,11 +500,8 @@ def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None 
 
     out = []
     for note in store.notes:
-        chars = len(note.body)
-        budget = WRITE_BUDGET
-        m = re.match(r"^(\d+)/(\d+)", note.budget or "")
-        if m and int(m.group(2)) > 0:
-            budget = int(m.group(2))
+        chars = body_chars(note.body)
+        budget = write_budget_of(note)
         if chars > budget:
             out.append(Refusal("E_WRITE_BUDGET_EXCEEDED", note.path,
                                f"body is {chars} code points, over the {budget} write budget by {chars - budget}; compress or split the note",

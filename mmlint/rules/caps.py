@@ -69,16 +69,14 @@ def write_budget(ctx: Context):
     Bad: a 5,000-character body with ``budget: 5000/4000``
     Good: a compressed body under the budget.
     """
+    from mmlint.dialects.mm import body_chars, write_budget_of
+
     default = _cap(ctx, "write_budget", 4000)
     for n in ctx.store.notes:
         if not isinstance(n.layout, dict) or n.layout.get("missing"):
             continue
-        chars = len(n.body.strip("\n"))
-        budget = default
-        if n.budget:
-            parts = n.budget.split("/", 1)
-            if len(parts) == 2 and parts[1].strip().isdigit() and int(parts[1]) > 0:
-                budget = int(parts[1])
+        chars = body_chars(n.body)
+        budget = write_budget_of(n, default)
         if chars > budget:
             yield Finding(n.spans.get("budget") or Span(n.path, 1, 1),
                           f"body is {chars} code points, over its write budget of {budget} by {chars - budget}")

@@ -93,7 +93,9 @@ def stale_budget_record(ctx: Context):
         if not m:
             yield Finding(span, f"budget {echo(n.budget)} is not <bodyChars>/<writeBudget>; the reference reads it as 0/0")
             continue
-        actual = len(n.body.strip("\n"))
+        from mmlint.dialects.mm import body_chars
+
+        actual = body_chars(n.body)
         if int(m.group(1)) != actual:
             yield Finding(span, f"budget records {m.group(1)} body characters; the body has {actual}")
 

@@ -14,15 +14,13 @@ The store of a probe is a dict of POSIX relative path -> text, bytes or
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules"))
-from test_rule_cases import build  # noqa: E402
+from conftest import make_store as build
 
-from mmlint import api, rules  # noqa: E402
+from mmlint import api, rules
 
 VERDICTS = ("agree", "differ", "n/a")
 

@@ -5,12 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
-@dataclass(frozen=True)
-class LINK:
-    """A symlink to ``target`` (relative to the link, or absolute)."""
-
-    target: str
+from conftest import LINK
 
 
 def N(name="a", type_="reference", extra="", body="body\n", dates=True, desc="a note"):

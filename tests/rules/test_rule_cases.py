@@ -10,22 +10,11 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cases import CASES, LINK  # noqa: E402
+from cases import CASES  # noqa: E402
+from conftest import make_store as build  # noqa: E402
 
 from mmlint import dialects, rules  # noqa: E402
 from mmlint.ruledocs import sections  # noqa: E402
-
-
-def build(root: Path, files: dict) -> Path:
-    root.mkdir(parents=True, exist_ok=True)
-    for rel, content in files.items():
-        full = root.joinpath(*rel.split("/"))
-        full.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, LINK):
-            os.symlink(content.target, full)
-        else:
-            full.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
-    return root
 
 
 def codes(root: Path, dialect: str, profile: str | None, caps: dict) -> set[str]:
