@@ -36,7 +36,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from refcases import Case, Probe, run_case, validate_table  # noqa: E402
 
-from cases import LINK  # noqa: E402  (tests/rules, put on sys.path by refcases)
+from conftest import LINK  # noqa: E402
 
 WH = "**Why:** r\n\n**How to apply:** s\n"
 
