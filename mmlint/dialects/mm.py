@@ -241,6 +241,7 @@ def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], lis
         e = ent["entry"]
         e.hook = ent["fields"].get("summary")
         e.pointer = ent["file"] if ent["file"] is not None else f"{DETAIL_DIR}/{ent['topic']}.md"
+        e.data["default_file"] = ent["file"] is None
         reason = safe_rel_path(e.pointer)
         e.data["unsafe"] = reason
         e.target = posixpath.normpath(e.pointer) if reason is None else None

@@ -51,9 +51,13 @@ def dangling_pointer(ctx: Context):
     """
     kinds = _file_kinds(ctx)
     root = ctx.store.root
+    from mmlint.dialects.mm import valid_topic
+
     for e in _entries(ctx, "mm" if ctx.store.dialect == "mm" else "link"):
         if e.target is None or e.data.get("resolution", "local") != "local":
             continue
+        if e.data.get("default_file") and not valid_topic(e.title or ""):
+            continue  # M101 reports the heading; its default path means nothing
         if e.target in kinds and kinds[e.target] not in ("symlink-escape", "unreadable"):
             continue
         if e.target in kinds:
