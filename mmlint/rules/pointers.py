@@ -12,7 +12,7 @@ import os
 import unicodedata
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule
+from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, body_line_offset, rule
 from mmlint.textutil import echo
 from mmlint.walk import inside
 
@@ -162,7 +162,7 @@ def _links_between_notes(ctx: Context) -> tuple[dict[str, set[str]], list[tuple[
         body = n.body
         if "[" not in body:
             continue
-        offset = ctx.dialect.body_line_offset(n) if hasattr(ctx.dialect, "body_line_offset") else _body_offset(n)
+        offset = ctx.dialect.body_line_offset(n) if hasattr(ctx.dialect, "body_line_offset") else body_line_offset(n)
         for link in markdown.body_links(body):
             if link.kind == "wikilink":
                 target = link.dest.split("|", 1)[0].split("#", 1)[0].strip()
@@ -189,18 +189,6 @@ def _links_between_notes(ctx: Context) -> tuple[dict[str, set[str]], list[tuple[
                         linked.setdefault(full, set()).add(n.path)
     ctx.cache["note_links"] = (linked, wikis)
     return linked, wikis
-
-
-def _body_offset(note) -> int:
-    """Lines before the body in the note file (frontmatter and one blank line)."""
-    lay = note.layout
-    head = getattr(lay, "head", None)
-    if head is None and isinstance(lay, dict) and lay.get("note") is not None:
-        head = lay["note"].header_raw
-    if not head:
-        return 0
-    lead = 1 if getattr(lay, "lead_blank", False) else 0
-    return head.count("\n") + lead
 
 
 @rule("P106", "orphan-note", ERROR, dialects=("engramory",))

@@ -155,4 +155,11 @@ CASES: dict[str, Case] = {
     "X106": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="tags:\n  - x\n")}), CC),
     "X107": Case("engramory", "claude-code", with_(CC, **{"MEMORY.md": "".join("<!-- pad -->\n" for _ in range(200)) + "- [A](a.md) — hook\n"}), CC),
     "X108": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="".join(f"k{i}: v\n" for i in range(30)))}), CC),
+    # suppressions
+    "Q101": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="body\n<!-- mmlint-disable-file P106 -->\n")}),
+                 with_(ENG, **{"b.md": N("b", body="body\n<!-- mmlint-disable-file P106 -->\n")})),
+    "Q102": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="body <!-- mmlint-disable-line P1O1 -->\n")}),
+                 with_(ENG, **{"b.md": N("b", body="body <!-- mmlint-disable-file orphan-note -->\n")})),
+    "Q103": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="<!-- mmlint-disabel P101 -->\n")}),
+                 with_(ENG, **{"b.md": N("b", body="<!-- mmlint-disable P106 -->\n")})),
 }
