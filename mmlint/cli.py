@@ -31,6 +31,12 @@ def _add_store_options(p: argparse.ArgumentParser, profile_help: str = "engramor
     p.add_argument("--profile", help=profile_help)
 
 
+def _add_config_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", help="read this configuration file only (default: the nearest "
+                   ".mmlint.toml, mmlint.toml or pyproject.toml [tool.mmlint] above each store)")
+    p.add_argument("--isolated", action="store_true", help="read no configuration file")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (also used to document the CLI)."""
     parser = _Parser(prog="mmlint", description="Read, lint and convert agent memory stores.")
@@ -49,8 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     from mmlint.reporters import REPORTERS
 
     p.add_argument("--format", choices=tuple(REPORTERS), default="text", help="output format (default: text)")
-    p.add_argument("--select", default="", help="comma-separated rule codes, names or code prefixes to run")
-    p.add_argument("--ignore", default="", help="comma-separated rule codes, names or code prefixes to skip")
+    p.add_argument("--select", default="", help="comma-separated rule codes, names or code prefixes to run "
+                   "(replaces the configured selection)")
+    p.add_argument("--ignore", default="", help="comma-separated rule codes, names or code prefixes to skip "
+                   "(added to the configured ones)")
+    _add_config_options(p)
 
     p = sub.add_parser("rules", help="list every rule (code, name, severity, dialects)")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
@@ -133,14 +142,13 @@ def cmd_check(args: argparse.Namespace) -> int:
         from importlib import resources
 
         paths.append(str(resources.files("mmlint.example") / "store"))
-    for code in _codes(args.select) | _codes(args.ignore):
-        if rules.lookup(code) is None and not any(r.startswith(code.upper()) for r in rules.load()):
-            raise api.CheckError(f"unknown rule {code!r} in --select/--ignore; 'mmlint rules' lists them")
+    for code in rules.unknown_selectors(_codes(args.select) | _codes(args.ignore))[:1]:
+        raise api.CheckError(f"unknown rule {code!r} in --select/--ignore; 'mmlint rules' lists them")
     options = rules.Options(select=_codes(args.select), ignore=_codes(args.ignore))
     found = api.locate(paths)
     if not paths:
         _say_found(found[0], False)
-    result = api.check([f.path for f in found], args.dialect, args.profile, options)
+    result = api.check([f.path for f in found], args.dialect, args.profile, options, config=args.config, isolated=args.isolated)
     for res, f in zip(result.stores, found):
         res.found = f
     reporters.get(args.format).report(result, sys.stdout, os.getcwd())
