@@ -53,9 +53,16 @@ class StoreResult:
 
 @dataclass
 class CheckResult:
-    """All stores of one ``check`` run."""
+    """All stores of one ``check`` run.
+
+    ``unsafe_fixes`` tells reporters whether unsafe fixes count as
+    applicable (``--unsafe-fixes``); ``fixed`` is how many findings
+    ``--fix`` resolved before the stores were checked again.
+    """
 
     stores: list[StoreResult]
+    unsafe_fixes: bool = False
+    fixed: int = 0
 
     def counts(self) -> dict[str, int]:
         """``{"files", "errors", "warnings", "infos"}``."""

@@ -146,7 +146,10 @@ def _short(v: Any) -> str:
     return echo(v if isinstance(v, str) else repr(v), 60)
 
 
-def _write_tree(root: str, files: dict[str, bytes]) -> None:
+def write_tree(root: str, files: dict[str, bytes]) -> None:
+    """Create every file of ``files`` (POSIX path relative to ``root`` ->
+    bytes) under ``root``, folders included; an existing file is an error
+    (``FileExistsError``), and each file is flushed to disk."""
     for rel, data in files.items():
         full = os.path.join(root, *rel.split("/"))
         os.makedirs(os.path.dirname(full), exist_ok=True)
@@ -211,7 +214,7 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.mmlint-", dir=parent)
     try:
-        _write_tree(tmp, files)
+        write_tree(tmp, files)
         back = target.read(tmp, profile)
         _compare(expected, semantic(back), allow, plan, paths)
         if plan.refusals or dry_run:

@@ -38,7 +38,7 @@ def too_many_notes(ctx: Context):
     notes = [n for n in ctx.store.notes if not n.path.endswith("-history.md")]
     if len(notes) > limit:
         yield Finding(Span(ctx.store.index.path if ctx.store.index else "MEMORY.md", 1, 1),
-                      f"store holds {len(notes)} notes, over the {limit}-note cap by {len(notes) - limit}")
+                      f"store holds {len(notes)} notes, over the {limit}-note cap by {len(notes) - limit}", anchor="notes")
 
 
 @rule("C103", "detail-file-cap", ERROR, dialects=("mm",))

@@ -12,7 +12,7 @@ import os
 import unicodedata
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, body_line_offset, rule
+from mmlint.rules import ERROR, INFO, UNSAFE, WARNING, Context, Finding, Fix, body_line_offset, rule
 from mmlint.textutil import echo
 from mmlint.walk import inside
 
@@ -191,13 +191,17 @@ def _links_between_notes(ctx: Context) -> tuple[dict[str, set[str]], list[tuple[
     return linked, wikis
 
 
-@rule("P106", "orphan-note", ERROR, dialects=("engramory",))
+@rule("P106", "orphan-note", ERROR, dialects=("engramory",), fix=UNSAFE)
 def orphan_note(ctx: Context):
     """A note that no index entry points at and no other note links to.
 
     Why: agents reach notes through the index; an orphan is never recalled.
     Bad: ``feedback_x.md`` with no ``- [..](feedback_x.md)`` line
     Good: add a pointer to ``MEMORY.md``, or delete the note.
+    Fix: unsafe: adds ``- [name](path) — description`` to the index, under
+    the ``## <type>`` section when there is one, else at the end. Unsafe
+    because the agent then loads the note's description every session; not
+    offered when the line would push the index past its caps.
     """
     if ctx.store.index is None:
         return
@@ -209,7 +213,41 @@ def orphan_note(ctx: Context):
         if n.path in linked:
             continue
         yield Finding(Span(n.path, 1, 1), "orphan note: not in the index and no other note links to it",
-                      hint="add a pointer line to MEMORY.md or delete the note")
+                      hint="add a pointer line to MEMORY.md or delete the note", fix=_pointer_fix(ctx, n), anchor="")
+
+
+def _pointer_fix(ctx: Context, note) -> Fix | None:
+    """An index with a pointer line for ``note`` added (see P106)."""
+    from mmlint.dialects import Unrepresentable
+    from mmlint.dialects.engramory import pointer_line
+    from mmlint.rules.index import index_caps
+    from mmlint.textutil import count_lines, encode
+
+    idx = ctx.store.index
+    try:
+        line = pointer_line(note, note.path)
+    except Unrepresentable:
+        return None
+    lines = idx.text.split("\n")
+    ends_nl = idx.text.endswith("\n")
+    if ends_nl:
+        lines.pop()
+    cr = "\r" if idx.newline == "\r\n" else ""
+    at = len(lines)
+    heads = [(ln, text) for ln, level, text in idx.headings if level <= 2]
+    for k, (ln, text) in enumerate(heads):
+        if text.strip().lower() == (note.type or "").strip().lower() and note.type:
+            at = heads[k + 1][0] - 1 if k + 1 < len(heads) else len(lines)
+            while at > ln and not lines[at - 1].strip():
+                at -= 1
+            break
+    lines.insert(at, line + cr)
+    text = "\n".join(lines) + "\n"
+    data = encode(text, idx.bom)
+    caps = index_caps(ctx)
+    if (caps["lines"] and count_lines(text) > caps["lines"]) or (caps["bytes"] and len(data) > caps["bytes"]):
+        return None
+    return Fix(f"add a pointer to {note.path} to the index", {idx.path: data})
 
 
 @rule("P107", "pointer-into-archive", INFO, dialects=("engramory",))

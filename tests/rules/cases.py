@@ -27,6 +27,10 @@ MM_INDEX = ("# MEMORY.md\n\n> mm-id: local\n> mm-version: 1\n> mm-kind: index\n"
             "- **updated:** 2026-01-02T03:04:05.000Z\n- **budget:** 5/4000\n")
 MM_NOTE = "# alpha\n\n> mm-id: local\n> mm-topic: alpha\n\nhello\n"
 MM = {"MEMORY.md": MM_INDEX, "memories/alpha.md": MM_NOTE}
+MM_NOTE_B = "# aardvark\n\n> mm-id: local\n> mm-topic: aardvark\n\nhi\n"
+MM_ENTRY_B = "## aardvark\n- **summary:** s\n- **file:** memories/aardvark.md\n"
+MM_UNSORTED = {"MEMORY.md": MM_INDEX + "\n" + MM_ENTRY_B, "memories/alpha.md": MM_NOTE, "memories/aardvark.md": MM_NOTE_B}
+MM_SORTED = dict(MM_UNSORTED, **{"MEMORY.md": MM_INDEX.replace("## alpha", MM_ENTRY_B + "\n## alpha")})
 WS_NOTE = "---\ntitle: 甲\ntags: a, b\ncreated: 2026-10-08T08:31:24.000Z\nupdated: 2026-10-08T08:31:24.000Z\n---\n\n正文\n"
 WS = {"MEMORY.md": "# 记忆索引\n\n## 未分类\n\n- [甲](./甲.md) — a, b · 2026-10-08 · 1 B\n", "甲.md": WS_NOTE}
 
@@ -69,6 +73,7 @@ CASES: dict[str, Case] = {
                  with_(REC, **{".engramory-recall.jsonl": '{"ok":1}\n'})),
     "S111": Case("engramory", "upstream", with_(ENG, **{"a.md": N().replace("\n", "\r")}), ENG),
     "S112": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("<<<<<<< HEAD", "- [A](a.md) — x", "=======", "- [A](a.md) — y", ">>>>>>> main")}), ENG),
+    "S114": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="body")}), ENG),
     "S113": Case("engramory", "upstream", with_(ENG, **{"a (conflicted copy 2026-01-02).md": N()}), ENG),
     # index
     "I101": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": None}), ENG),
@@ -144,6 +149,7 @@ CASES: dict[str, Case] = {
     "M107": Case("mm", None, with_(MM, **{"memories/stray.md": "# stray\n\nx\n"}), MM),
     "M109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("2026-01-02T03:04:05.000Z", "last week")), MM),
     "M110": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("mm-id: local", "mm-id: my memory")), MM),
+    "M112": Case("mm", None, MM_UNSORTED, MM_SORTED),
     "M111": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("mm-version: 1", "mm-version: 2")), MM),
     # interop
     "X101": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("\n", "\r\n")), MM),
