@@ -67,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--diff", action="store_true", help="print the changes --fix would make as a unified diff; write nothing "
                    "(exit 1 when there are changes)")
 
+    p = sub.add_parser("budget", help="index and per-note budget use (the mm spec's budget() fields), for any dialect")
+    p.add_argument("path", nargs="?", help="store folder (default: discovered from the current folder)")
+    _add_store_options(p)
+    _add_config_options(p)
+    p.add_argument("--format", choices=("text", "json"), default="text", help="a table (default) or mmlint.budget/1 JSON")
+
     p = sub.add_parser("rules", help="list every rule (code, name, severity, dialects)")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
 
@@ -101,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     handler = {"detect": cmd_detect, "check": cmd_check, "convert": cmd_convert, "rules": cmd_rules,
-               "rule": cmd_rule, "schema": cmd_schema}[args.command]
+               "rule": cmd_rule, "schema": cmd_schema, "budget": cmd_budget}[args.command]
     from mmlint.api import CheckError
 
     try:
@@ -223,6 +229,23 @@ def _fix(result, unsafe: bool) -> int:
         for path, why in out.skipped:
             sys.stderr.write(f"mmlint: not fixed: {safe_path_text(path)}: {why}\n")
     return sum(o.fixed for o in outcomes)
+
+
+def cmd_budget(args: argparse.Namespace) -> int:
+    """``mmlint budget``: index and note budget use as a table or JSON (exit 0)."""
+    from mmlint import api, budget
+
+    found = api.locate([args.path] if args.path else [])
+    _say_found(found[0], bool(args.path))
+    results = api.configured([f.path for f in found], args.dialect, args.profile, config=args.config, isolated=args.isolated)
+    for res, f in zip(results, found):
+        res.found = f
+    doc = budget.document(results, os.getcwd())
+    if args.format == "json":
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        budget.print_text(doc, sys.stdout)
+    return EXIT_OK
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

@@ -278,14 +278,18 @@ def _install(tmp: str, dest: str, state: str) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def index_usage(data: bytes, lines_cap: int, bytes_cap: int, entries: int) -> dict[str, Any]:
-    """mm ``IndexUsage`` for a serialized index (mm-reference §4)."""
+def index_usage(data: bytes, lines_cap: int | None, bytes_cap: int | None, entries: int) -> dict[str, Any]:
+    """mm ``IndexUsage`` for a serialized index (mm-reference §4):
+    ``{entries, lines, bytes, lineCap, byteCap, overBudget, overflowLines,
+    overflowBytes}``, lines by :func:`mmlint.textutil.count_lines`, bytes
+    raw. A cap of ``None`` (a dialect without one) is never exceeded."""
     text = data.decode("utf-8", "surrogateescape")
     lines = count_lines(text)
     size = len(data)
+    over_lines = max(0, lines - lines_cap) if lines_cap is not None else 0
+    over_bytes = max(0, size - bytes_cap) if bytes_cap is not None else 0
     return {"entries": entries, "lines": lines, "bytes": size, "lineCap": lines_cap, "byteCap": bytes_cap,
-            "overBudget": lines > lines_cap or size > bytes_cap, "overflowLines": max(0, lines - lines_cap),
-            "overflowBytes": max(0, size - bytes_cap)}
+            "overBudget": bool(over_lines or over_bytes), "overflowLines": over_lines, "overflowBytes": over_bytes}
 
 
 def index_overflow(data: bytes, lines_cap: int, bytes_cap: int, entries: int) -> Refusal | None:

@@ -427,6 +427,15 @@ def pointer_line(note: Note, path: str) -> str:
     return f"- [{title}]({dest})" + (f" — {hook}" if hook else "")
 
 
+def note_budget(note: Note, profile: str | None, caps: dict[str, int]) -> tuple[str, int] | None:
+    """``(unit, limit)`` of a note's size limit: file bytes, 4 MiB (or
+    ``caps["note_bytes"]``) for recall-v1 and upstream; ``None`` for
+    claude-code, which sets none."""
+    if profile not in ("recall-v1", "upstream"):
+        return None
+    return "noteBytes", int(caps.get("note_bytes", NOTE_MAX_BYTES))
+
+
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
     """Refusals for writing ``store`` as engramory: the profile's index caps,
     and for recall-v1 the 4 MiB note and 2,000-note limits."""

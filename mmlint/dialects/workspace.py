@@ -302,6 +302,12 @@ def project_index(store: Store, files: dict[str, bytes]) -> bytes:
     return encode("\n".join(lines).rstrip("\n") + "\n")
 
 
+def note_budget(note: Note, profile: str | None, caps: dict[str, int]) -> tuple[str, int] | None:
+    """``(unit, limit)`` of a note's size limit: body bytes, ``maxEntryBytes``
+    (262,144, or ``caps["entry_bytes"]``)."""
+    return "bodyBytes", int(caps.get("entry_bytes", MAX_ENTRY_BYTES))
+
+
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
     """Refusals for writing ``store`` as workspace: note bodies over
     ``maxEntryBytes`` (262,144 bytes)."""

@@ -67,16 +67,13 @@ def write_budget(ctx: Context):
     Bad: a 5,000-character body with ``budget: 5000/4000``
     Good: a compressed body under the budget.
     """
-    default = _cap(ctx, "write_budget", 4000)
+    from mmlint.dialects.mm import note_budget
+
     for n in ctx.store.notes:
         if not isinstance(n.layout, dict) or n.layout.get("missing"):
             continue
         chars = len(n.body)
-        budget = default
-        if n.budget:
-            parts = n.budget.split("/", 1)
-            if len(parts) == 2 and parts[1].strip().isdigit() and int(parts[1]) > 0:
-                budget = int(parts[1])
+        _, budget = note_budget(n, None, ctx.options.caps)
         if chars > budget:
             yield Finding(n.spans.get("budget") or Span(n.path, 1, 1),
                           f"body is {chars} code points, over its write budget of {budget} by {chars - budget}")

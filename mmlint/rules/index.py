@@ -8,23 +8,32 @@ dialect and profile and can be overridden with ``Options.caps``.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from mmlint.model import Span
 from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, rule
 
 
 def index_caps(ctx: Context) -> dict[str, int | None]:
-    """Caps for the store's dialect and profile, with option overrides.
+    """Caps for the store's dialect and profile, with option overrides
+    (see :func:`dialect_index_caps`)."""
+    return dialect_index_caps(ctx.dialect, ctx.store.profile, ctx.options.caps)
 
-    Keys: ``lines``, ``bytes`` (hard), ``soft_lines``, ``soft_bytes``.
+
+def dialect_index_caps(dialect: Any, profile: str | None, overrides: dict[str, int]) -> dict[str, int | None]:
+    """Index caps of a dialect module and profile, ``overrides`` (the
+    ``caps`` option, keys ``index_lines`` ...) winning.
+
+    Keys: ``lines``, ``bytes`` (hard), ``soft_lines``, ``soft_bytes``; a
+    value is ``None`` when the dialect has no such cap (workspace).
     """
-    caps = ctx.dialect.INDEX_CAPS
-    if ctx.store.profile and ctx.store.profile in caps:
-        caps = caps[ctx.store.profile]
+    caps = dialect.INDEX_CAPS
+    if profile and profile in caps:
+        caps = caps[profile]
     out = {k: caps.get(k) for k in ("lines", "bytes", "soft_lines", "soft_bytes")}
     for k in out:
-        if f"index_{k}" in ctx.options.caps:
-            out[k] = ctx.options.caps[f"index_{k}"]
+        if f"index_{k}" in overrides:
+            out[k] = overrides[f"index_{k}"]
     return out
 
 
