@@ -224,3 +224,17 @@ def test_no_toml_parser_when_no_config_is_near(tmp_path):
             "print('TOML' if ('tomllib' in sys.modules or 'tomli' in sys.modules) else 'NOTOML', file=sys.stderr)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "NOTOML" in proc.stderr
+
+
+def test_readme_example_is_a_valid_configuration(tmp_path):
+    from conftest import ROOT
+
+    from mmlint import config
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = text.split("## Configuration", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    write(tmp_path / "shared" / "mmlint.toml", "[caps]\nindex_bytes = 20000\n")
+    cfg = write(tmp_path / "repo" / ".mmlint.toml", example)
+    conf = config.load(str(cfg))
+    assert conf.caps == {"index_lines": 150, "index_bytes": 20000}
+    assert conf.severity == {"F114": "info", "P106": "warning"} and conf.profile == "claude-code"
