@@ -33,7 +33,7 @@ def _add_store_options(p: argparse.ArgumentParser, profile_help: str = "engramor
 
 def _add_config_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--config", metavar="FILE", help="read this configuration file only (default: the nearest "
-                   ".mmlint.toml, mmlint.toml or pyproject.toml [tool.mmlint] above each store)")
+                   ".mmlint.toml, mmlint.toml or pyproject.toml [tool.mmlint] in or above each store)")
     p.add_argument("--isolated", action="store_true", help="read no configuration file")
 
 

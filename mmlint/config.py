@@ -183,7 +183,8 @@ def _has_table(path: str) -> bool:
     data = _read(path)
     if b"mmlint" not in data:
         return False
-    return "mmlint" in _table(path, _parse(path, data), probe=True)
+    tool = _parse(path, data).get("tool")
+    return isinstance(tool, dict) and "mmlint" in tool
 
 
 def for_store(root: str, config_file: str | None = None, isolated: bool = False,
@@ -219,8 +220,9 @@ def load(path: str) -> Config:
     Raises:
         ConfigError: see module docs.
     """
-    raw = _resolve(os.path.abspath(path), [])
-    conf = Config(path=os.path.abspath(path))
+    path = os.path.abspath(path)
+    raw = _resolve(path, [])
+    conf = Config(path=path)
     conf.select = raw.get("select")
     conf.ignore = raw.get("ignore", [])
     conf.dialect = raw.get("dialect")
@@ -229,7 +231,7 @@ def load(path: str) -> Config:
     conf.severity = raw.get("severity", {})
     conf.per_path_ignores = [PathIgnore(base, pattern, frozenset(codes)) for (base, pattern), codes in raw.get("per-path-ignores", {}).items()]
     if conf.dialect and conf.profile:
-        _check_profile(conf.path or path, _prefix(path) + "profile", conf.dialect, conf.profile)
+        _check_profile(conf.path, _prefix(path) + "profile", conf.dialect, conf.profile)
     return conf
 
 
@@ -259,16 +261,15 @@ def _parse(path: str, data: bytes) -> dict[str, Any]:
         raise ConfigError(path, None, f"not valid TOML: {exc}") from None
 
 
-def _table(path: str, doc: dict[str, Any], probe: bool = False) -> dict[str, Any]:
-    """The mmlint settings of a parsed file (``{}`` when a pyproject has none;
-    with ``probe``, ``{"mmlint": ...}`` or ``{}``)."""
+def _table(path: str, doc: dict[str, Any]) -> dict[str, Any]:
+    """The mmlint settings of a parsed file: the whole document, or a
+    ``pyproject.toml``'s ``[tool.mmlint]`` table (which must exist: a
+    pyproject without one is only skipped by discovery)."""
     if os.path.basename(path) != "pyproject.toml":
-        return {"mmlint": doc} if probe else doc
+        return doc
     tool = doc.get("tool")
     if not isinstance(tool, dict) or "mmlint" not in tool:
-        return {}
-    if probe:
-        return {"mmlint": tool["mmlint"]}
+        raise ConfigError(path, "tool.mmlint", "no [tool.mmlint] table in this file")
     if not isinstance(tool["mmlint"], dict):
         raise ConfigError(path, "tool.mmlint", f"must be a table, got {type(tool['mmlint']).__name__}")
     return tool["mmlint"]

@@ -129,3 +129,12 @@ def test_mm_reference_example():
     s = budget(CORPUS / "mm/reference-example")
     assert s["dialect"] == "mm" and s["anomalies"]["danglingEntries"] == 0
     assert all(n["budgetUnit"] == "bodyChars" for n in s["notes"])
+
+
+def test_json_budget_imports_no_rich(tmp_path):
+    root = make_store(tmp_path / "s", MM)
+    code = ("import sys, mmlint.cli as c\n"
+            f"c.main(['budget', {str(root)!r}, '--format', 'json'])\n"
+            "print('RICH' if 'rich' in sys.modules else 'NORICH', file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "NORICH" in proc.stderr

@@ -238,3 +238,9 @@ def test_readme_example_is_a_valid_configuration(tmp_path):
     conf = config.load(str(cfg))
     assert conf.caps == {"index_lines": 150, "index_bytes": 20000}
     assert conf.severity == {"F114": "info", "P106": "warning"} and conf.profile == "claude-code"
+
+
+def test_explicit_pyproject_without_table_is_an_error(repo, tmp_path):
+    other = write(tmp_path / "elsewhere" / "pyproject.toml", '[project]\nname = "x"\n')
+    proc = run("check", str(repo / "mem"), "--config", str(other))
+    assert proc.returncode == 2 and ": tool.mmlint: no [tool.mmlint] table" in proc.stderr

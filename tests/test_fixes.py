@@ -240,3 +240,14 @@ def test_corpus_fixes_keep_content_and_settle(src, tmp_path):
     assert_keeps_content(before, after)
     for res in api.check([str(root)], isolated=True).stores:
         assert fixes.fix_store(res, unsafe=True).changes == {}
+
+
+def test_exit_status_after_fix_reflects_what_is_left(tmp_path):
+    clean = make_store(tmp_path / "a", with_(ENG, **{"a.md": N(body="body")}))
+    assert run("check", str(clean), "--isolated").returncode == 0
+    assert run("check", str(clean), "--isolated", "--diff").returncode == 1
+    assert run("check", str(clean), "--isolated", "--fix").returncode == 0
+    broken = make_store(tmp_path / "b", with_(ENG, MEMORY_DOT_md=idx("- [A](a.md) — hook", "- [Gone](gone.md) — x"),
+                                              **{"a.md": N(body="body")}))
+    proc = run("check", str(broken), "--isolated", "--fix")
+    assert proc.returncode == 1 and "Fixed 1 finding." in proc.stdout and "P101" in proc.stdout

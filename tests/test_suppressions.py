@@ -140,3 +140,15 @@ def test_many_directives_stay_fast(store):
     got = codes(root, rules.Options(ignore={"I102", "I103", "I104"}))
     assert time.perf_counter() - t < 5.0
     assert "P101" not in got and "Q101" not in got
+
+
+def test_thousands_of_redundant_disables_and_stray_enables_stay_linear(store):
+    lines = ["- [A](a.md) — hook"] + ["<!-- mmlint-disable P101 -->"] * 5000 + ["<!-- mmlint-enable P102 -->"] * 5000
+    root = store(with_(ENG, MEMORY_DOT_md=idx(*lines, "- [Gone](gone.md) — x")))
+    mod = dialects.get("engramory")
+    t = time.perf_counter()
+    diags = rules.run(mod.read(str(root), "upstream"), mod, rules.Options(ignore={"I102", "I103", "I104"}))
+    assert time.perf_counter() - t < 5.0
+    assert "P101" not in {d.code for d in diags}
+    q101 = [d for d in diags if d.code == "Q101"]
+    assert len(q101) == 4999 + 5000  # redundant disables and enables that end nothing

@@ -186,46 +186,46 @@ def parse(path: str, text: str) -> tuple[list[Directive], list[tuple[int, int, s
 
 
 def regions(directives: list[Directive]) -> list[Region]:
-    """The line ranges each directive covers (``enable`` closes open ranges)."""
+    """The line ranges each directive covers. A ``disable`` opens one range
+    per code (or one for every rule) that stays open until an ``enable``
+    names the code (or names none); disabling a code that is already
+    disabled opens nothing. Work is linear in the number of codes written."""
     out: list[Region] = []
-    open_: list[Region] = []
+    open_codes: dict[str, Region] = {}
+    open_all: Region | None = None
     nothing: frozenset[str] = frozenset()
     for d in directives:
         if d.codes is not None and not d.codes:
             continue  # only unknown codes: Q102 says so; it does nothing
-        if d.kind == "disable-file":
-            out.append(Region(d, d.codes, nothing, 1, _EOF))
-        elif d.kind == "disable-line":
-            out.append(Region(d, d.codes, nothing, d.line, d.end_line))
-        elif d.kind == "disable-next-line":
-            out.append(Region(d, d.codes, nothing, d.end_line + 1, d.end_line + 1))
+        if d.kind in ("disable-file", "disable-line", "disable-next-line"):
+            start, end = {"disable-file": (1, _EOF), "disable-line": (d.line, d.end_line),
+                          "disable-next-line": (d.end_line + 1, d.end_line + 1)}[d.kind]
+            out.append(Region(d, d.codes, nothing, start, end))
+        elif d.kind == "disable" and d.codes is None:
+            if open_all is None:
+                open_all = Region(d, None, nothing, d.line, _EOF)
+                out.append(open_all)
         elif d.kind == "disable":
-            r = Region(d, d.codes, nothing, d.line, _EOF)
-            out.append(r)
-            open_.append(r)
-        else:  # enable
-            still: list[Region] = []
-            for r in open_:
-                if d.codes is None:
+            for code in sorted(d.codes - open_codes.keys()):
+                open_codes[code] = Region(d, frozenset((code,)), nothing, d.line, _EOF)
+                out.append(open_codes[code])
+        elif d.codes is None:  # enable everything
+            d.closed_something = bool(open_codes) or open_all is not None
+            for r in list(open_codes.values()) + ([open_all] if open_all is not None else []):
+                r.end = d.end_line
+            open_codes.clear()
+            open_all = None
+        else:  # enable some codes
+            for code in d.codes:
+                r = open_codes.pop(code, None)
+                if r is not None:
                     r.end = d.end_line
                     d.closed_something = True
-                elif r.codes is None:
-                    r.end = d.end_line
-                    d.closed_something = True
-                    again = Region(r.directive, None, r.excluded | d.codes, d.end_line + 1, _EOF)
-                    out.append(again)
-                    still.append(again)
-                elif r.codes & d.codes:
-                    r.end = d.end_line
-                    d.closed_something = True
-                    rest = r.codes - d.codes
-                    if rest:
-                        again = Region(r.directive, rest, nothing, d.end_line + 1, _EOF)
-                        out.append(again)
-                        still.append(again)
-                else:
-                    still.append(r)
-            open_ = still
+            if open_all is not None and not d.codes <= open_all.excluded:
+                open_all.end = d.end_line
+                open_all = Region(open_all.directive, None, open_all.excluded | d.codes, d.end_line + 1, _EOF)
+                out.append(open_all)
+                d.closed_something = True
     return out
 
 
