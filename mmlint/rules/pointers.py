@@ -48,6 +48,9 @@ def dangling_pointer(ctx: Context):
     entry promises is lost.
     Bad: ``- [Deploy](project_deploy.md)`` with no ``project_deploy.md``
     Good: the note exists, or the entry is removed.
+    Fix: none: removing the entry would delete its hook text, and a fix never
+    removes content, not even as an unsafe fix; restore the note or delete the
+    line yourself.
     """
     kinds = _file_kinds(ctx)
     root = ctx.store.root
