@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 from mmlint import dialects
 from mmlint.dialects import Evidence, UnknownDialect
@@ -30,6 +31,9 @@ class StoreResult:
         evidence: detection evidence (``None`` when forced by options).
         store: the model read.
         diagnostics: sorted, with store-relative paths.
+        options: the :class:`mmlint.rules.Options` the store was checked with
+            (its configuration with the command line on top).
+        config: the configuration file that applied, or ``None``.
     """
 
     found: Found
@@ -38,6 +42,8 @@ class StoreResult:
     evidence: Evidence | None
     store: Store
     diagnostics: list = field(default_factory=list)
+    options: Any = None
+    config: str | None = None
 
     @property
     def files(self) -> int:
@@ -47,9 +53,16 @@ class StoreResult:
 
 @dataclass
 class CheckResult:
-    """All stores of one ``check`` run."""
+    """All stores of one ``check`` run.
+
+    ``unsafe_fixes`` tells reporters whether unsafe fixes count as
+    applicable (``--unsafe-fixes``); ``fixed`` is how many findings
+    ``--fix`` resolved before the stores were checked again.
+    """
 
     stores: list[StoreResult]
+    unsafe_fixes: bool = False
+    fixed: int = 0
 
     def counts(self) -> dict[str, int]:
         """``{"files", "errors", "warnings", "infos"}``."""
@@ -119,23 +132,51 @@ def read_store(found: Found, dialect: str | None = None, profile: str | None = N
     return StoreResult(found, name, prof, ev, store)
 
 
+def configured(paths: list[str], dialect: str | None = None, profile: str | None = None, options=None,
+               cwd: str | None = None, config: str | None = None, isolated: bool = False) -> list[StoreResult]:
+    """Locate, configure and read every store named by ``paths`` (or the
+    discovered one), without linting: each result carries its options and
+    configuration file. ``dialect``, ``profile`` and ``options`` are the
+    command line's and win over the configuration (:mod:`mmlint.config`).
+
+    Raises:
+        CheckError: see :func:`locate` and :func:`choose`;
+            :class:`mmlint.config.ConfigError` for a bad configuration.
+    """
+    from mmlint import config as config_mod
+
+    cache: dict = {}
+    out = []
+    for found in locate(paths, cwd):
+        conf = config_mod.for_store(found.path, config, isolated, cache)
+        res = read_store(found, *conf.store_choice(dialect, profile))
+        res.options = conf.options(options)
+        res.config = conf.path
+        out.append(res)
+    return out
+
+
+def lint(store: Store, options) -> list:
+    """The diagnostics of ``store`` under ``options`` (sorted, store-relative)."""
+    from mmlint import rules
+
+    return rules.run(store, dialects.get(store.dialect), options)
+
+
 def check(paths: list[str], dialect: str | None = None, profile: str | None = None, options=None,
-          cwd: str | None = None) -> CheckResult:
-    """Read and lint every store named by ``paths`` (or the discovered one).
+          cwd: str | None = None, config: str | None = None, isolated: bool = False) -> CheckResult:
+    """Read and lint every store named by ``paths`` (or the discovered one),
+    each under its configuration (see :func:`configured`).
 
     Returns a :class:`CheckResult` whose diagnostics keep store-relative
     paths; use :func:`display_path` to show them.
 
     Raises:
-        CheckError: see :func:`locate` and :func:`choose`.
+        CheckError: see :func:`configured`.
     """
-    from mmlint import rules
-
-    results = []
-    for found in locate(paths, cwd):
-        res = read_store(found, dialect, profile)
-        res.diagnostics = rules.run(res.store, dialects.get(res.dialect), options)
-        results.append(res)
+    results = configured(paths, dialect, profile, options, cwd, config, isolated)
+    for res in results:
+        res.diagnostics = lint(res.store, res.options)
     return CheckResult(results)
 
 

@@ -31,6 +31,12 @@ def _add_store_options(p: argparse.ArgumentParser, profile_help: str = "engramor
     p.add_argument("--profile", help=profile_help)
 
 
+def _add_config_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--config", metavar="FILE", help="read this configuration file only (default: the nearest "
+                   ".mmlint.toml, mmlint.toml or pyproject.toml [tool.mmlint] in or above each store)")
+    p.add_argument("--isolated", action="store_true", help="read no configuration file")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (also used to document the CLI)."""
     parser = _Parser(prog="mmlint", description="Read, lint and convert agent memory stores.")
@@ -54,8 +60,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--statistics", action="store_true",
                    help="print per-rule counts instead of diagnostics: COUNT<TAB>CODE<TAB>name lines, "
                         "a JSON array with --format json")
-    p.add_argument("--select", default="", help="comma-separated rule codes, names or code prefixes to run")
-    p.add_argument("--ignore", default="", help="comma-separated rule codes, names or code prefixes to skip")
+    p.add_argument("--select", default="", help="comma-separated rule codes, names or code prefixes to run "
+                   "(replaces the configured selection)")
+    p.add_argument("--ignore", default="", help="comma-separated rule codes, names or code prefixes to skip "
+                   "(added to the configured ones)")
+    _add_config_options(p)
+    p.add_argument("--baseline", metavar="FILE", help="hide the findings recorded in FILE (see --write-baseline)")
+    p.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and exit 0")
+    p.add_argument("--fix", action="store_true", help="apply safe fixes, then report what is left")
+    p.add_argument("--unsafe-fixes", action="store_true", help="also apply (with --fix, --diff) and count unsafe fixes")
+    p.add_argument("--diff", action="store_true", help="print the changes --fix would make as a unified diff; write nothing "
+                   "(exit 1 when there are changes)")
+
+    p = sub.add_parser("budget", help="index and per-note budget use (the mm spec's budget() fields), for any dialect")
+    p.add_argument("path", nargs="?", help="store folder (default: discovered from the current folder)")
+    _add_store_options(p)
+    _add_config_options(p)
+    p.add_argument("--format", choices=("text", "json"), default="text", help="a table (default) or mmlint.budget/1 JSON")
 
     p = sub.add_parser("rules", help="list every rule (code, name, severity, dialects)")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
@@ -101,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     handler = {"detect": cmd_detect, "check": cmd_check, "convert": cmd_convert, "rules": cmd_rules,
-               "rule": cmd_rule, "schema": cmd_schema}[args.command]
+               "rule": cmd_rule, "schema": cmd_schema, "budget": cmd_budget}[args.command]
     from mmlint.api import CheckError
 
     try:
@@ -140,24 +161,45 @@ def _codes(text: str) -> set[str]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """``mmlint check``: lint stores and report."""
-    from mmlint import api, reporters, rules
+    """``mmlint check``: lint stores, optionally fix or diff them, report."""
+    from mmlint import api, baseline, reporters, rules
 
     paths = list(args.paths)
     if args.example:
         from importlib import resources
 
         paths.append(str(resources.files("mmlint.example") / "store"))
-    for code in _codes(args.select) | _codes(args.ignore):
-        if rules.lookup(code) is None and not any(r.startswith(code.upper()) for r in rules.load()):
-            raise api.CheckError(f"unknown rule {code!r} in --select/--ignore; 'mmlint rules' lists them")
+    for code in rules.unknown_selectors(_codes(args.select) | _codes(args.ignore))[:1]:
+        raise api.CheckError(f"unknown rule {code!r} in --select/--ignore; 'mmlint rules' lists them")
+    if args.baseline and args.write_baseline:
+        raise api.CheckError("--baseline and --write-baseline exclude each other: --write-baseline records every current finding")
     options = rules.Options(select=_codes(args.select), ignore=_codes(args.ignore))
     found = api.locate(paths)
     if not paths:
         _say_found(found[0], False)
-    result = api.check([f.path for f in found], args.dialect, args.profile, options)
-    for res, f in zip(result.stores, found):
-        res.found = f
+
+    def checked() -> api.CheckResult:
+        res = api.check([f.path for f in found], args.dialect, args.profile, options, config=args.config, isolated=args.isolated)
+        for r, f in zip(res.stores, found):
+            r.found = f
+        res.unsafe_fixes = args.unsafe_fixes
+        return res
+
+    result = checked()
+    if args.diff:
+        return _diff(result, args.unsafe_fixes)
+    if args.fix:
+        fixed = _fix(result, args.unsafe_fixes)
+        result = checked()
+        result.fixed = fixed
+    if args.write_baseline:
+        n = baseline.write(args.write_baseline, result.stores)
+        sys.stderr.write(f"mmlint: recorded {n} finding{'' if n == 1 else 's'} in {args.write_baseline}\n")
+        return EXIT_OK
+    if args.baseline:
+        hidden = baseline.hide(result.stores, args.baseline)
+        if hidden:
+            sys.stderr.write(f"mmlint: {hidden} finding{'' if hidden == 1 else 's'} hidden by the baseline {args.baseline}\n")
     if args.statistics:
         from mmlint.reporters.statistics import StatisticsReporter
 
@@ -177,6 +219,65 @@ def cmd_check(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise api.CheckError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return EXIT_FINDINGS if result.counts()["errors"] else EXIT_OK
+
+
+def _outcomes(result, unsafe: bool) -> list:
+    from mmlint import api, fixes
+
+    outcomes = [fixes.fix_store(res, unsafe) for res in result.stores]
+    for res, out in zip(result.stores, outcomes):
+        if not out.converged:
+            raise api.CheckError(f"{res.found.path}: fixes kept changing files for {fixes.MAX_ROUNDS} rounds; "
+                                 "nothing written (a bug in a rule's fix: please report it)")
+    return outcomes
+
+
+def _diff(result, unsafe: bool) -> int:
+    """``--diff``: print each change ``--fix`` would make; exit 1 if any."""
+    from mmlint import fixes
+    from mmlint.api import display_path
+    from mmlint.model import Span
+    from mmlint.textutil import safe_path_text
+
+    outcomes = _outcomes(result, unsafe)
+    for res, out in zip(result.stores, outcomes):
+        for path, (old, new) in out.changes.items():
+            shown = safe_path_text(display_path(res.found.path, Span(path), os.getcwd()))
+            sys.stdout.write(fixes.unified_diff(shown, old, new))
+    files = sum(len(o.changes) for o in outcomes)
+    fixed = sum(o.fixed for o in outcomes)
+    sys.stderr.write(f"mmlint: {fixed} fix{'' if fixed == 1 else 'es'} would change {files} file{'' if files == 1 else 's'}; nothing written\n")
+    return EXIT_FINDINGS if files else EXIT_OK
+
+
+def _fix(result, unsafe: bool) -> int:
+    """``--fix``: write the fixed files into the stores; returns findings fixed."""
+    from mmlint import fixes
+    from mmlint.textutil import safe_path_text
+
+    outcomes = _outcomes(result, unsafe)
+    for out in outcomes:
+        fixes.write_changes(out)
+        for path, why in out.skipped:
+            sys.stderr.write(f"mmlint: not fixed: {safe_path_text(path)}: {why}\n")
+    return sum(o.fixed for o in outcomes)
+
+
+def cmd_budget(args: argparse.Namespace) -> int:
+    """``mmlint budget``: index and note budget use as a table or JSON (exit 0)."""
+    from mmlint import api, budget
+
+    found = api.locate([args.path] if args.path else [])
+    _say_found(found[0], bool(args.path))
+    results = api.configured([f.path for f in found], args.dialect, args.profile, config=args.config, isolated=args.isolated)
+    for res, f in zip(results, found):
+        res.found = f
+    doc = budget.document(results, os.getcwd())
+    if args.format == "json":
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        budget.print_text(doc, sys.stdout)
+    return EXIT_OK
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

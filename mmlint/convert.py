@@ -146,7 +146,10 @@ def _short(v: Any) -> str:
     return echo(v if isinstance(v, str) else repr(v), 60)
 
 
-def _write_tree(root: str, files: dict[str, bytes]) -> None:
+def write_tree(root: str, files: dict[str, bytes]) -> None:
+    """Create every file of ``files`` (POSIX path relative to ``root`` ->
+    bytes) under ``root``, folders included; an existing file is an error
+    (``FileExistsError``), and each file is flushed to disk."""
     for rel, data in files.items():
         full = os.path.join(root, *rel.split("/"))
         os.makedirs(os.path.dirname(full), exist_ok=True)
@@ -211,7 +214,7 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.mmlint-", dir=parent)
     try:
-        _write_tree(tmp, files)
+        write_tree(tmp, files)
         back = target.read(tmp, profile)
         _compare(expected, semantic(back), allow, plan, paths)
         if plan.refusals or dry_run:
@@ -275,14 +278,18 @@ def _install(tmp: str, dest: str, state: str) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def index_usage(data: bytes, lines_cap: int, bytes_cap: int, entries: int) -> dict[str, Any]:
-    """mm ``IndexUsage`` for a serialized index (mm-reference §4)."""
+def index_usage(data: bytes, lines_cap: int | None, bytes_cap: int | None, entries: int) -> dict[str, Any]:
+    """mm ``IndexUsage`` for a serialized index (mm-reference §4):
+    ``{entries, lines, bytes, lineCap, byteCap, overBudget, overflowLines,
+    overflowBytes}``, lines by :func:`mmlint.textutil.count_lines`, bytes
+    raw. A cap of ``None`` (a dialect without one) is never exceeded."""
     text = data.decode("utf-8", "surrogateescape")
     lines = count_lines(text)
     size = len(data)
+    over_lines = max(0, lines - lines_cap) if lines_cap is not None else 0
+    over_bytes = max(0, size - bytes_cap) if bytes_cap is not None else 0
     return {"entries": entries, "lines": lines, "bytes": size, "lineCap": lines_cap, "byteCap": bytes_cap,
-            "overBudget": lines > lines_cap or size > bytes_cap, "overflowLines": max(0, lines - lines_cap),
-            "overflowBytes": max(0, size - bytes_cap)}
+            "overBudget": bool(over_lines or over_bytes), "overflowLines": over_lines, "overflowBytes": over_bytes}
 
 
 def index_overflow(data: bytes, lines_cap: int, bytes_cap: int, entries: int) -> Refusal | None:

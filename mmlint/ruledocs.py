@@ -22,24 +22,31 @@ FAMILY_TITLES = {
     "caps": "Size caps on notes",
     "mm": "mm (Memory Standard reference errors)",
     "interop": "Interop hazards (what another tool would misread)",
+    "suppressions": "Suppressions (inline mmlint comments)",
 }
+
+LABELS = ("why", "bad", "good", "fix")
+
+
+_LABEL = re.compile(r"^(Why|Bad|Good|Fix):\s*")
 
 
 def sections(doc: str) -> dict[str, str]:
     """Split a rule docstring into ``summary``, ``body``, ``why``, ``bad``,
-    ``good`` (missing sections are empty strings)."""
+    ``good``, ``fix`` (missing sections are empty strings). ``fix`` starts
+    with the fix safety: ``safe``, ``unsafe`` or ``none``."""
     text = inspect.cleandoc(doc)
-    parts = {"summary": "", "body": "", "why": "", "bad": "", "good": ""}
+    parts = {"summary": "", "body": "", "why": "", "bad": "", "good": "", "fix": ""}
     paras = text.split("\n\n")
     parts["summary"] = " ".join(paras[0].split())
     current = "body"
     for para in paras[1:]:
-        m = re.match(r"^(Why|Bad|Good):\s*", para)
+        m = _LABEL.match(para)
         if m:
             current = m.group(1).lower()
             para = para[m.end():]
         for line in para.split("\n"):
-            m = re.match(r"^(Why|Bad|Good):\s*", line)
+            m = _LABEL.match(line)
             if m:
                 current = m.group(1).lower()
                 line = line[m.end():]
@@ -56,13 +63,14 @@ def _scope(r: rules.Rule) -> str:
 
 def listing() -> list[dict[str, Any]]:
     """Every rule as ``{"code", "name", "severity", "family", "dialects",
-    "profiles", "summary"}``, sorted by code."""
+    "profiles", "fix", "summary"}``, sorted by code; ``fix`` is the fix
+    safety (``safe``, ``unsafe`` or ``none``)."""
     out = []
     for r in rules.load().values():
         out.append({"code": r.code, "name": r.name, "severity": r.severity, "family": r.family,
                     "dialects": sorted(r.dialects) if r.dialects else None,
                     "profiles": sorted(r.profiles) if r.profiles else None,
-                    "summary": sections(r.doc)["summary"]})
+                    "fix": r.fix, "summary": sections(r.doc)["summary"]})
     return out
 
 
@@ -72,7 +80,7 @@ def explain(r: rules.Rule) -> str:
     lines = [f"{r.code} {r.name} ({r.severity}; {_scope(r)})", "", s["summary"]]
     if s["body"]:
         lines += ["", s["body"]]
-    for label in ("why", "bad", "good"):
+    for label in LABELS:
         if s[label]:
             lines += ["", f"{label.capitalize()}: {s[label]}"]
     return "\n".join(lines) + "\n"
@@ -84,10 +92,11 @@ def markdown() -> str:
     lines = ["# mmlint rules", "",
              "Generated from the rules' own documentation by `mmlint rules --format markdown`; do not edit by hand.",
              "", f"{len(all_rules)} rules. Severity is the default; configuration may change it.", "",
-             "| code | name | severity | applies to | finds |", "|---|---|---|---|---|"]
+             "| code | name | severity | fix | applies to | finds |", "|---|---|---|---|---|---|"]
     for r in all_rules:
         summary = sections(r.doc)["summary"].replace("|", "\\|")
-        lines.append(f"| {r.code} | `{r.name}` | {r.severity} | {_scope(r)} | {summary} |")
+        fix = r.fix if r.fix != rules.NO_FIX else ""
+        lines.append(f"| {r.code} | `{r.name}` | {r.severity} | {fix} | {_scope(r)} | {summary} |")
     for fam in rules.FAMILIES:
         fam_rules = [r for r in all_rules if r.family == fam]
         if not fam_rules:
@@ -98,7 +107,7 @@ def markdown() -> str:
             lines += ["", f"### {r.code} `{r.name}`", "", f"*{r.severity}; {_scope(r)}*", "", s["summary"]]
             if s["body"]:
                 lines += ["", s["body"]]
-            for label in ("why", "bad", "good"):
+            for label in LABELS:
                 if s[label]:
                     lines += ["", f"**{label.capitalize()}:** {s[label]}"]
     return "\n".join(lines) + "\n"

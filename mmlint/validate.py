@@ -82,7 +82,12 @@ def _validator(name: str) -> Any:
 
 
 def validate(name: str, instance: dict[str, Any]) -> list[SchemaError]:
-    """Validate ``instance`` against schema ``name``; errors sorted by pointer."""
+    """Validate ``instance`` against schema ``name``; errors sorted by pointer.
+
+    A key that ``additionalProperties: false`` forbids gets its own error
+    (keyword ``additionalProperties``, message ``unknown key 'x'``) whose
+    pointer names the key. Messages name the innermost key of the pointer.
+    """
     out = []
     for err in _validator(name).iter_errors(instance):
         path = list(err.absolute_path)
@@ -90,11 +95,21 @@ def validate(name: str, instance: dict[str, Any]) -> list[SchemaError]:
             missing = err.message.split("'")[1] if "'" in err.message else ""
             out.append(SchemaError("/" + missing, missing, "required", f"frontmatter lacks required key {missing!r}"))
             continue
+        if err.validator == "additionalProperties" and err.validator_value is False and isinstance(err.instance, dict):
+            allowed = err.schema.get("properties", {})
+            for extra in sorted(str(k) for k in err.instance if k not in allowed):
+                full = path + [extra]
+                out.append(SchemaError(_pointer(full), str(full[0]), "additionalProperties", f"unknown key {extra!r}"))
+            continue
         key = str(path[0]) if path else ""
-        pointer = "/" + "/".join(str(p) for p in path)
-        out.append(SchemaError(pointer, key, str(err.validator), _message(key, err)))
+        leaf = next((str(p) for p in reversed(path) if isinstance(p, str)), key)
+        out.append(SchemaError(_pointer(path), key, str(err.validator), _message(leaf, err)))
     out.sort(key=lambda e: (e.pointer, e.keyword))
     return out
+
+
+def _pointer(path: list[Any]) -> str:
+    return "/" + "/".join(str(p) for p in path)
 
 
 def _message(key: str, err: Any) -> str:
@@ -117,7 +132,11 @@ def _message(key: str, err: Any) -> str:
     if kw == "format":
         return f"{key!r} is not a real calendar date: {shown}"
     if kw == "type":
-        return f"{key!r} must be a {err.validator_value}, got {type(value).__name__}"
+        want = err.validator_value
+        article = "an" if str(want)[:1] in "aeiou" else "a"
+        return f"{key!r} must be {article} {want}, got {type(value).__name__}"
+    if kw == "minimum":
+        return f"{key!r} is {value!r}, under the minimum {err.validator_value}"
     if kw == "maxLength":
         return f"{key!r} is {len(value)} characters long (at most {err.validator_value})"
     if kw == "minLength":

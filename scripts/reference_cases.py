@@ -65,7 +65,7 @@ are tested for the case-sensitive branch. Stores are read with the engramory pro
 
 def load_tables() -> list[tuple[str, str, str, list]]:
     """``(prefix, title, source, cases)`` for each table."""
-    sys.path.insert(0, str(ROOT / "tests" / "reference"))
+    sys.path[:0] = [str(ROOT / "tests" / "reference"), str(ROOT / "tests")]
     out = []
     for module, prefix, title, source in TABLES:
         out.append((prefix, title, source, importlib.import_module(module).CASES))

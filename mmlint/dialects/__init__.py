@@ -9,10 +9,16 @@ A dialect module exposes::
     def detect(root: str) -> Evidence | None
     def read(root: str, profile: str | None) -> Store
     def render(store: Store, profile: str | None) -> dict[str, bytes]
+    def note_budget(note, profile, caps) -> tuple[str, int] | None  # optional
 
 ``render`` performs no I/O: it returns the files to write (POSIX path ->
 bytes) and raises :class:`Unrepresentable` for a value the dialect cannot
-hold. Built-in dialects and third-party ones are found the same way: the
+hold. ``note_budget`` gives ``(unit, limit)`` of a note's write or size
+budget for ``mmlint budget`` (unit ``bodyChars``, ``bodyBytes`` or
+``noteBytes``; ``caps`` are the configured overrides), ``None`` when the
+dialect sets none.
+
+Built-in dialects and third-party ones are found the same way: the
 entry-point group ``mmlint.dialects`` (name -> module path); the built-in
 table below is the fallback when the package metadata is not installed.
 """

@@ -388,17 +388,36 @@ def render_index(store: Store) -> bytes:
         if sec:
             lines.append(f"## {sec}")
         for note in groups[sec]:
-            path = note.path if _same(note) else f"{note.slug}.md"
-            title = note.title if note.title is not None else note.derived_title()
-            if "\n" in title or "]" in title:
-                raise Unrepresentable(note.path, "title", "a link title cannot hold a newline or ']'")
-            dest = f"<{path}>" if (" " in path or "(" in path or ")" in path) else path
-            hook = note.index_hook if note.index_hook is not None else (note.summary or "")
-            if "\n" in hook:
-                raise Unrepresentable(note.path, "index_hook", "an index hook cannot span lines")
-            lines.append(f"- [{title}]({dest})" + (f" — {hook}" if hook else ""))
+            lines.append(pointer_line(note, note.path if _same(note) else f"{note.slug}.md"))
         lines.append("")
     return encode("\n".join(lines).rstrip("\n") + "\n")
+
+
+def pointer_line(note: Note, path: str) -> str:
+    """The index line pointing at ``note`` stored at ``path``:
+    ``- [title](path) — hook``; the hook is the note's index hook, else its
+    summary (``description``), and is left out when empty.
+
+    Raises:
+        Unrepresentable: a title with a newline or ``]``, a hook on several lines.
+    """
+    title = note.title if note.title is not None else note.derived_title()
+    if "\n" in title or "]" in title:
+        raise Unrepresentable(note.path, "title", "a link title cannot hold a newline or ']'")
+    dest = f"<{path}>" if (" " in path or "(" in path or ")" in path) else path
+    hook = note.index_hook if note.index_hook is not None else (note.summary or "")
+    if "\n" in hook:
+        raise Unrepresentable(note.path, "index_hook", "an index hook cannot span lines")
+    return f"- [{title}]({dest})" + (f" — {hook}" if hook else "")
+
+
+def note_budget(note: Note, profile: str | None, caps: dict[str, int]) -> tuple[str, int] | None:
+    """``(unit, limit)`` of a note's size limit: file bytes, 4 MiB (or
+    ``caps["note_bytes"]``) for recall-v1 and upstream; ``None`` for
+    claude-code, which sets none."""
+    if profile not in ("recall-v1", "upstream"):
+        return None
+    return "noteBytes", int(caps.get("note_bytes", NOTE_MAX_BYTES))
 
 
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:

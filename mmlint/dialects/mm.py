@@ -65,13 +65,6 @@ def body_chars(body: str) -> int:
     return len(body.strip("\n"))
 
 
-def write_budget_of(note: Note, default: int = WRITE_BUDGET) -> int:
-    """The note's write budget in code points: the ``writeBudget`` recorded in
-    its ``budget:`` field when positive, else ``default`` (mm spec §6)."""
-    m = re.match(r"^(\d+)/(\d+)", note.budget or "")
-    return int(m.group(2)) if m and int(m.group(2)) > 0 else default
-
-
 def parse_tags(value: str) -> list[str]:
     """Tags as written, split on ``, ， ; ；`` and stripped (no case folding:
     the reference's normalisation is a lint finding, X109, not a reader change)."""
@@ -493,6 +486,23 @@ def _entry_lines(note: Note) -> list[str]:
     return lines
 
 
+_BUDGET_RE = re.compile(r"^(\d+)/(\d+)")
+
+
+def recorded_write_budget(note: Note) -> int | None:
+    """The write budget an entry's ``budget: <bodyChars>/<writeBudget>``
+    records, read as the reference does (a ``^(\\d+)/(\\d+)`` prefix);
+    ``None`` when absent, malformed or 0 (the configured default applies)."""
+    m = _BUDGET_RE.match(note.budget or "")
+    return int(m.group(2)) if m and int(m.group(2)) > 0 else None
+
+
+def note_budget(note: Note, profile: str | None, caps: dict[str, int]) -> tuple[str, int] | None:
+    """``(unit, limit)`` of a note's write budget: body code points, the
+    entry's recorded budget else ``caps["write_budget"]`` else 4,000."""
+    return "bodyChars", recorded_write_budget(note) or int(caps.get("write_budget", WRITE_BUDGET))
+
+
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
     """Budget refusals for writing ``store`` as mm (mm spec §6), in the
     spec's priority: write budget (code points), detail file cap (bytes),
@@ -502,7 +512,7 @@ def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None 
     out = []
     for note in store.notes:
         chars = body_chars(note.body)
-        budget = write_budget_of(note)
+        budget = recorded_write_budget(note) or WRITE_BUDGET
         if chars > budget:
             out.append(Refusal("E_WRITE_BUDGET_EXCEEDED", note.path,
                                f"body is {chars} code points, over the {budget} write budget by {chars - budget}; compress or split the note",

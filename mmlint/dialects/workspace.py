@@ -242,11 +242,21 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
 
 def render_index(store: Store, files: dict[str, bytes]) -> bytes:
     """The projection: the original text while no note changed, else the
-    index the plugin would generate from ``files``."""
+    index the plugin would generate from ``files`` (:func:`project_index`)."""
     idx = store.index
     lay = idx.layout if idx is not None and isinstance(idx.layout, IndexLayout) else None
     if lay is not None and store.dialect == NAME and _state(store) == lay.read:
         return encode(lay.text, lay.bom)
+    return project_index(store, files)
+
+
+def project_index(store: Store, files: dict[str, bytes]) -> bytes:
+    """``MEMORY.md`` as the plugin generates it: header, then one section
+    per category (root notes first as ``未分类``), notes sorted by path, each
+    line ``- [title](./path) — tags · date · size``; sizes come from
+    ``files`` (path -> the note's bytes). Keeps the workspace and root paths
+    of the current header."""
+    idx = store.index
     header = idx.header if idx is not None else {}
     workspace = header.get("workspace", ".")
     root = header.get("root", "memory")
@@ -269,6 +279,12 @@ def render_index(store: Store, files: dict[str, bytes]) -> bytes:
             lines.append(f"- [{title}](./{path})" + (parts[0] if parts else "") + " · " + " · ".join(meta))
         lines.append("")
     return encode("\n".join(lines).rstrip("\n") + "\n")
+
+
+def note_budget(note: Note, profile: str | None, caps: dict[str, int]) -> tuple[str, int] | None:
+    """``(unit, limit)`` of a note's size limit: body bytes, ``maxEntryBytes``
+    (262,144, or ``caps["entry_bytes"]``)."""
+    return "bodyBytes", int(caps.get("entry_bytes", MAX_ENTRY_BYTES))
 
 
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:

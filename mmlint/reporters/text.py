@@ -1,8 +1,9 @@
 """``--format text``: one line per diagnostic, a hint line, a summary.
 
-``path:line:column: CODE severity message`` (ruff's layout), then
+``path:line:column: CODE severity message`` (ruff's layout; ``CODE [*]``
+when ``--fix`` would fix it, ruff's mark), then
 ``  hint: ...`` when the rule has one, then one line per store naming its
-dialect and profile, then the totals. Coloured with rich on a terminal;
+dialect and profile, then the totals and ruff's fix footer. Coloured with rich on a terminal;
 plain (and rich never imported) when the stream is not a TTY or ``NO_COLOR``
 is set. Store text in messages is already quoted and escaped by the rules.
 """
@@ -29,7 +30,8 @@ def lines(result: Any, cwd: str) -> list[tuple[str, str, str]]:
     rows = []
     for item in located(result, cwd):
         d = item.diagnostic
-        rows.append(("diag", f"{safe_path_text(item.path)}:{d.span.line}:{d.span.column}:\x00{d.code}\x00{d.severity}\x00{d.message}", d.severity))
+        mark = " [*]" if d.fix and (d.fix["applicability"] == "safe" or getattr(result, "unsafe_fixes", False)) else ""
+        rows.append(("diag", f"{safe_path_text(item.path)}:{d.span.line}:{d.span.column}:\x00{d.code}{mark}\x00{d.severity}\x00{d.message}", d.severity))
         if d.hint:
             rows.append(("hint", f"  hint: {d.hint}", d.severity))
     for res in result.stores:
@@ -45,7 +47,22 @@ def lines(result: Any, cwd: str) -> list[tuple[str, str, str]]:
         rows.append(("total", f"Found {_plural(c['errors'], 'error')}, {_plural(c['warnings'], 'warning')} and {c['infos']} info in {_plural(c['files'], 'file')}.", ""))
     else:
         rows.append(("total", f"All checks passed ({_plural(c['files'], 'file')}).", ""))
+    if result.fixed:
+        rows.append(("total", f"Fixed {_plural(result.fixed, 'finding')}.", ""))
+    rows.extend(("total", text, "") for text in fix_summary(result))
     return rows
+
+
+def fix_summary(result: Any) -> list[str]:
+    """ruff's footer: how many findings ``--fix`` would fix, and how many
+    more ``--unsafe-fixes`` would (``[]`` when none)."""
+    fixes = [d.fix for res in result.stores for d in res.diagnostics if d.fix]
+    shown = sum(1 for f in fixes if f["applicability"] == "safe" or result.unsafe_fixes)
+    hidden = len(fixes) - shown
+    more = f" ({hidden} hidden {'fix' if hidden == 1 else 'fixes'} can be enabled with the --unsafe-fixes option)" if hidden else ""
+    if shown:
+        return [f"[*] {shown} fixable with the --fix option{more}."]
+    return [f"No fixes available{more}."] if hidden else []
 
 
 class TextReporter(Reporter):

@@ -3,9 +3,15 @@
 A rule is a function decorated with :func:`rule`; the decorator records its
 metadata (stable code, kebab-case name, default severity, dialects, profiles)
 and the function's docstring, which is the rule's documentation (first line:
-what it finds; then ``Why:``, ``Bad:``, ``Good:`` sections). Rules yield
-:class:`Finding` objects; the engine stamps code, name and configured
-severity on them, so rules never decide severity.
+what it finds; then ``Why:``, ``Bad:``, ``Good:`` and, for a rule that can
+fix what it finds, ``Fix:`` sections). Rules yield :class:`Finding` objects;
+the engine stamps code, name and configured severity on them, so rules never
+decide severity.
+
+After the rules ran, :func:`run` drops what the options ignore for a path
+(``per-path-ignores``) and what inline ``<!-- mmlint-... -->`` comments
+suppress (:mod:`mmlint.rules.suppressions`), which also reports unused and
+unknown suppressions.
 
 Reader problems (:class:`mmlint.model.Problem`) carry a rule code too: the
 ``reader`` family documents those codes and the engine turns problems into
@@ -29,8 +35,15 @@ WARNING = "warning"
 INFO = "info"
 SEVERITIES = (ERROR, WARNING, INFO)
 
+#: Fix safety a rule declares (ruff's applicability): a safe fix keeps every
+#: byte of content and changes nothing an agent relies on; an unsafe one may
+#: change what an agent loads and is applied only with ``--unsafe-fixes``.
+SAFE = "safe"
+UNSAFE = "unsafe"
+NO_FIX = "none"
+
 #: Rule family modules, in documentation order.
-FAMILIES = ("store", "index", "pointers", "naming", "frontmatter", "caps", "mm", "interop")
+FAMILIES = ("store", "index", "pointers", "naming", "frontmatter", "caps", "mm", "interop", "suppressions")
 
 
 @dataclass(frozen=True)
@@ -44,8 +57,11 @@ class Rule:
         dialects: dialect names the rule applies to (``None``: all).
         profiles: engramory profiles it applies to (``None``: all).
         family: the module family that defines it.
-        func: the check (``None`` for reader-problem rules).
+        func: the check (``None`` for rules whose findings come from a
+            reader problem or from the engine).
         doc: the docstring (the rule's documentation).
+        fix: :data:`SAFE`, :data:`UNSAFE` or :data:`NO_FIX`; what the doc's
+            ``Fix:`` section says, and the only applicability its fixes have.
     """
 
     code: str
@@ -56,6 +72,7 @@ class Rule:
     family: str
     func: Callable[["Context"], Iterable["Finding"]] | None
     doc: str
+    fix: str = NO_FIX
 
     @property
     def summary(self) -> str:
@@ -72,22 +89,45 @@ class Rule:
         return True
 
 
+@dataclass(frozen=True)
+class Fix:
+    """How to resolve a finding: whole-file replacements.
+
+    Attributes:
+        message: what the fix does, one line (``"append a final newline"``).
+        edits: store-relative POSIX path -> the file's complete new content
+            (bytes). A fix may create a file; it never deletes one, and its
+            new content keeps every line of content the old one had.
+    """
+
+    message: str
+    edits: dict[str, bytes]
+
+
 @dataclass
 class Finding:
-    """What a rule yields: where, what, and optionally how to fix it."""
+    """What a rule yields: where, what, and optionally how to fix it.
+
+    ``anchor`` names the finding for baselines when the text of its line
+    does not (a cap finding sits on whichever line the cap falls on);
+    ``None`` means the line's text identifies it.
+    """
 
     span: Span
     message: str
     hint: str | None = None
-    fix: dict[str, Any] | None = None
+    fix: Fix | None = None
+    anchor: str | None = None
 
 
 @dataclass
 class Diagnostic:
     """A finding stamped with its rule: the unit every reporter prints.
 
-    ``span.path`` is relative to the store root; reporters show it relative
-    to the current folder (:func:`mmlint.api.display_path`).
+    ``span.path`` is relative to the store root. ``fix`` is what reporters
+    show (``{"applicability": "safe"|"unsafe", "message": str}`` or
+    ``None``); ``edits`` is the change itself (see :class:`Fix`), used by
+    ``--fix`` and ``--diff`` and never printed.
     """
 
     code: str
@@ -97,6 +137,8 @@ class Diagnostic:
     message: str
     hint: str | None = None
     fix: dict[str, Any] | None = None
+    edits: dict[str, bytes] | None = field(default=None, repr=False, compare=False)
+    anchor: str | None = None
 
     def sort_key(self) -> tuple:
         """The report order (DESIGN "Rules and reports"): path, line, rule
@@ -127,19 +169,23 @@ class Context:
 
 @dataclass
 class Options:
-    """Check options (command-line flags; configuration files later).
+    """Check options: configuration files (:mod:`mmlint.config`) with the
+    command line layered on top.
 
     Attributes:
-        select: rule codes or names to run (empty: all that apply).
-        ignore: rule codes or names to skip.
-        severity: code -> severity override.
+        select: rule codes, names or code prefixes to run (empty: all that apply).
+        ignore: rule codes, names or code prefixes to skip.
+        severity: code or name -> severity override.
         caps: cap overrides, e.g. ``{"index_lines": 150}``.
+        per_path_ignores: :class:`mmlint.config.PathIgnore` objects: rules
+            to skip in the files a glob matches.
     """
 
     select: set[str] = field(default_factory=set)
     ignore: set[str] = field(default_factory=set)
     severity: dict[str, str] = field(default_factory=dict)
     caps: dict[str, int] = field(default_factory=dict)
+    per_path_ignores: list[Any] = field(default_factory=list)
 
 
 REGISTRY: dict[str, Rule] = {}
@@ -148,15 +194,15 @@ _loaded = False
 
 
 def rule(code: str, name: str, severity: str, dialects: Iterable[str] | None = None,
-         profiles: Iterable[str] | None = None) -> Callable[[Callable], Callable]:
-    """Register a rule function (see module docs).
+         profiles: Iterable[str] | None = None, fix: str = NO_FIX) -> Callable[[Callable], Callable]:
+    """Register a rule function (see module docs); ``fix`` is its fix safety.
 
     Raises:
-        ValueError: a code or name registered twice, or a bad severity.
+        ValueError: a code or name registered twice, a bad severity or fix safety.
     """
 
     def deco(func: Callable) -> Callable:
-        _register(code, name, severity, dialects, profiles, func, func.__doc__ or "", func.__module__)
+        _register(code, name, severity, dialects, profiles, func, func.__doc__ or "", func.__module__, fix)
         return func
 
     return deco
@@ -164,8 +210,9 @@ def rule(code: str, name: str, severity: str, dialects: Iterable[str] | None = N
 
 def reader_rule(code: str, name: str, severity: str, doc: str, dialects: Iterable[str] | None = None,
                 profiles: Iterable[str] | None = None) -> None:
-    """Register a rule whose findings come from a reader :class:`Problem`."""
-    _register(code, name, severity, dialects, profiles, None, inspect.cleandoc(doc), _caller_module())
+    """Register a rule with no check function: its findings come from a
+    reader :class:`Problem` or from the engine itself (suppressions)."""
+    _register(code, name, severity, dialects, profiles, None, inspect.cleandoc(doc), _caller_module(), NO_FIX)
 
 
 def _caller_module() -> str:
@@ -174,14 +221,16 @@ def _caller_module() -> str:
     return sys._getframe(2).f_globals.get("__name__", "")
 
 
-def _register(code, name, severity, dialects, profiles, func, doc, module) -> None:
+def _register(code, name, severity, dialects, profiles, func, doc, module, fix) -> None:
     if severity not in SEVERITIES:
         raise ValueError(f"rule {code}: bad severity {severity!r}")
+    if fix not in (SAFE, UNSAFE, NO_FIX):
+        raise ValueError(f"rule {code}: bad fix safety {fix!r}")
     if code in REGISTRY or name in _BY_NAME:
         raise ValueError(f"rule {code} {name}: code or name registered twice")
     family = module.rsplit(".", 1)[-1]
     REGISTRY[code] = Rule(code, name, severity, frozenset(dialects) if dialects else None,
-                          frozenset(profiles) if profiles else None, family, func, doc)
+                          frozenset(profiles) if profiles else None, family, func, doc, fix)
     _BY_NAME[name] = code
 
 
@@ -205,41 +254,100 @@ def lookup(code_or_name: str) -> Rule | None:
     return REGISTRY.get(code) if code else None
 
 
-def _selected(r: Rule, options: Options) -> bool:
-    def hit(names: set[str]) -> bool:
-        return any(r.code == n.upper() or r.name == n.lower() or (len(n) < 4 and r.code.startswith(n.upper())) for n in names)
+def matches(r: Rule, selectors: Iterable[str]) -> bool:
+    """Whether any selector names ``r``: its code (any case), its name, or a
+    code prefix of at most three characters (``F``, ``F1``)."""
+    return any(r.code == n.upper() or r.name == n.lower() or (len(n) < 4 and r.code.startswith(n.upper())) for n in selectors)
 
-    if options.select and not hit(options.select):
+
+def unknown_selectors(selectors: Iterable[str]) -> list[str]:
+    """The selectors (see :func:`matches`) that name no registered rule, sorted."""
+    rules = load().values()
+    return sorted(s for s in selectors if not any(matches(r, [s]) for r in rules))
+
+
+def _selected(r: Rule, options: Options) -> bool:
+    if options.select and not matches(r, options.select):
         return False
-    return not hit(options.ignore)
+    return not matches(r, options.ignore)
+
+
+def runs_on(r: Rule, store: Store, options: Options, path: str | None = None) -> bool:
+    """Whether rule ``r`` runs on ``store`` under ``options`` (and, given a
+    store-relative ``path``, is not ignored there by ``per-path-ignores``)."""
+    if not r.applies(store.dialect, store.profile) or not _selected(r, options):
+        return False
+    return path is None or not _path_ignored(r, store, options, path)
+
+
+def _path_ignored(r: Rule, store: Store, options: Options, path: str) -> bool:
+    if not options.per_path_ignores:
+        return False
+    import os
+
+    full = os.path.join(store.root, *path.split("/"))
+    return any(pi.matches(full) and matches(r, pi.codes) for pi in options.per_path_ignores)
 
 
 def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diagnostic]:
     """Run every applicable rule on ``store``; diagnostics sorted by path,
-    line, column, code. Paths stay store-relative."""
+    line, column, code. Paths stay store-relative.
+
+    Findings in files that ``per-path-ignores`` exempt from their rule are
+    dropped, then inline suppressions apply (and report themselves when
+    unused or unknown, :mod:`mmlint.rules.suppressions`).
+    """
     options = options or Options()
     rules = load()
     ctx = Context(store, dialect, options)
     out: list[Diagnostic] = []
     for r in rules.values():
-        if not r.applies(store.dialect, store.profile) or not _selected(r, options) or r.func is None:
+        if not runs_on(r, store, options) or r.func is None:
             continue
         for f in r.func(ctx):
-            out.append(_stamp(r, f.span, f.message, f.hint, f.fix, options))
+            out.append(_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor))
     for p in store.problems:
         r = rules.get(p.code)
         if r is None:
             raise KeyError(f"reader problem with unregistered rule code {p.code}")
-        if not r.applies(store.dialect, store.profile) or not _selected(r, options):
+        if not runs_on(r, store, options):
             continue
         d = _stamp(r, p.span, p.message, None, None, options)
-        if p.severity and p.code not in options.severity:
+        if p.severity and p.code not in options.severity and r.name not in options.severity:
             d.severity = p.severity
         out.append(d)
+    out = [d for d in out if not _path_ignored(rules[d.code], store, options, d.span.path)]
+    from mmlint.rules.suppressions import apply_suppressions
+
+    out = apply_suppressions(ctx, out)
     out.sort(key=Diagnostic.sort_key)
     return out
 
 
-def _stamp(r: Rule, span: Span, message: str, hint: str | None, fix: dict | None, options: Options) -> Diagnostic:
+def stamp(r: Rule, span: Span, message: str, options: Options) -> Diagnostic:
+    """A diagnostic of rule ``r`` with the configured severity (for findings
+    the engine makes itself)."""
+    return _stamp(r, span, message, None, None, options)
+
+
+def _stamp(r: Rule, span: Span, message: str, hint: str | None, fix: Fix | None, options: Options,
+           anchor: str | None = None) -> Diagnostic:
     severity = options.severity.get(r.code) or options.severity.get(r.name) or r.severity
-    return Diagnostic(r.code, r.name, severity, span, message, hint, fix)
+    if fix is not None and r.fix == NO_FIX:
+        raise ValueError(f"rule {r.code} yielded a fix but declares no fix safety")
+    shown = {"applicability": r.fix, "message": fix.message} if fix is not None else None
+    return Diagnostic(r.code, r.name, severity, span, message, hint, shown, dict(fix.edits) if fix else None, anchor)
+
+
+def body_line_offset(note: Any) -> int:
+    """Lines before the body in the note's file: the frontmatter (or the mm
+    header) and the blank line after it. ``note.body`` line 1 is file line
+    ``1 + body_line_offset(note)``."""
+    lay = note.layout
+    head = getattr(lay, "head", None)
+    if head is None and isinstance(lay, dict) and lay.get("note") is not None:
+        head = lay["note"].header_raw
+    if not head:
+        return 0
+    lead = 1 if getattr(lay, "lead_blank", False) else 0
+    return head.count("\n") + lead

@@ -38,7 +38,7 @@ def too_many_notes(ctx: Context):
     notes = [n for n in ctx.store.notes if not n.path.endswith("-history.md")]
     if len(notes) > limit:
         yield Finding(Span(ctx.store.index.path if ctx.store.index else "MEMORY.md", 1, 1),
-                      f"store holds {len(notes)} notes, over the {limit}-note cap by {len(notes) - limit}")
+                      f"store holds {len(notes)} notes, over the {limit}-note cap by {len(notes) - limit}", anchor="notes")
 
 
 @rule("C103", "detail-file-cap", ERROR, dialects=("mm",))
@@ -69,14 +69,13 @@ def write_budget(ctx: Context):
     Bad: a 5,000-character body with ``budget: 5000/4000``
     Good: a compressed body under the budget.
     """
-    from mmlint.dialects.mm import body_chars, write_budget_of
+    from mmlint.dialects.mm import body_chars, note_budget
 
-    default = _cap(ctx, "write_budget", 4000)
     for n in ctx.store.notes:
         if not isinstance(n.layout, dict) or n.layout.get("missing"):
             continue
         chars = body_chars(n.body)
-        budget = write_budget_of(n, default)
+        _, budget = note_budget(n, None, ctx.options.caps)
         if chars > budget:
             yield Finding(n.spans.get("budget") or Span(n.path, 1, 1),
                           f"body is {chars} code points, over its write budget of {budget} by {chars - budget}")

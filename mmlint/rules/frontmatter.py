@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, reader_rule, rule
+from mmlint.rules import Context, ERROR, Finding, INFO, WARNING, body_line_offset, reader_rule, rule
 
 _FM = ("engramory", "workspace")
 
@@ -332,7 +332,7 @@ def empty_why_how(ctx: Context):
         if n.type not in ("feedback", "project") or _skip(n):
             continue
         lines = n.body.split("\n")
-        offset = _body_line(n)
+        offset = body_line_offset(n)
         for i, line in _unfenced(lines):
             lm = _LABEL_REST.match(line)
             if not lm:
@@ -345,12 +345,6 @@ def empty_why_how(ctx: Context):
             if not rest:
                 label = "Why" if lm.group(1).lower() == "why" else "How to apply"
                 yield Finding(Span(n.path, offset + i + 1, 1), f"'{label}:' label has no content")
-
-
-def _body_line(note) -> int:
-    lay = note.layout
-    head = getattr(lay, "head", "") or ""
-    return head.count("\n") + (1 if getattr(lay, "lead_blank", False) else 0)
 
 
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
@@ -421,5 +415,5 @@ def relative_date(ctx: Context):
             continue
         m = _RELATIVE.search(n.body)
         if m:
-            line = n.body.count("\n", 0, m.start()) + 1 + _body_line(n)
+            line = n.body.count("\n", 0, m.start()) + 1 + body_line_offset(n)
             yield Finding(Span(n.path, line, 1), f"relative date {m.group()!r} in a project note; write the absolute date")

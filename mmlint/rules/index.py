@@ -8,23 +8,32 @@ dialect and profile and can be overridden with ``Options.caps``.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule
+from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, rule
 
 
 def index_caps(ctx: Context) -> dict[str, int | None]:
-    """Caps for the store's dialect and profile, with option overrides.
+    """Caps for the store's dialect and profile, with option overrides
+    (see :func:`dialect_index_caps`)."""
+    return dialect_index_caps(ctx.dialect, ctx.store.profile, ctx.options.caps)
 
-    Keys: ``lines``, ``bytes`` (hard), ``soft_lines``, ``soft_bytes``.
+
+def dialect_index_caps(dialect: Any, profile: str | None, overrides: dict[str, int]) -> dict[str, int | None]:
+    """Index caps of a dialect module and profile, ``overrides`` (the
+    ``caps`` option, keys ``index_lines`` ...) winning.
+
+    Keys: ``lines``, ``bytes`` (hard), ``soft_lines``, ``soft_bytes``; a
+    value is ``None`` when the dialect has no such cap (workspace).
     """
-    caps = ctx.dialect.INDEX_CAPS
-    if ctx.store.profile and ctx.store.profile in caps:
-        caps = caps[ctx.store.profile]
+    caps = dialect.INDEX_CAPS
+    if profile and profile in caps:
+        caps = caps[profile]
     out = {k: caps.get(k) for k in ("lines", "bytes", "soft_lines", "soft_bytes")}
     for k in out:
-        if f"index_{k}" in ctx.options.caps:
-            out[k] = ctx.options.caps[f"index_{k}"]
+        if f"index_{k}" in overrides:
+            out[k] = overrides[f"index_{k}"]
     return out
 
 
@@ -65,7 +74,7 @@ def index_line_cap(ctx: Context):
     if idx.line_count > caps["lines"]:
         over = idx.line_count - caps["lines"]
         yield Finding(Span(idx.path, caps["lines"] + 1, 1), f"index has {idx.line_count} lines, over the {caps['lines']}-line cap by {over}",
-                      hint="consolidate or remove entries; never truncate")
+                      hint="consolidate or remove entries; never truncate", anchor="index-lines")
 
 
 @rule("I103", "index-byte-cap", ERROR, dialects=("mm", "engramory"))
@@ -84,7 +93,7 @@ def index_byte_cap(ctx: Context):
     if idx.size_bytes > caps["bytes"]:
         line = _line_at_byte(idx.text, caps["bytes"], idx.bom)
         yield Finding(Span(idx.path, line, 1), f"index is {idx.size_bytes} bytes, over the {caps['bytes']}-byte cap by {idx.size_bytes - caps['bytes']}",
-                      hint="shorten the longest entries first; never truncate")
+                      hint="shorten the longest entries first; never truncate", anchor="index-bytes")
 
 
 def _line_at_byte(text: str, limit: int, bom: bool) -> int:
@@ -111,10 +120,12 @@ def index_soft_cap(ctx: Context):
         return
     hard_l, hard_b = caps["lines"] or 0, caps["bytes"] or 0
     if caps["soft_lines"] and caps["soft_lines"] < idx.line_count <= hard_l:
-        yield Finding(Span(idx.path, caps["soft_lines"] + 1, 1), f"index has {idx.line_count} lines, past the {caps['soft_lines']}-line soft cap (hard cap {hard_l})")
+        yield Finding(Span(idx.path, caps["soft_lines"] + 1, 1), f"index has {idx.line_count} lines, past the {caps['soft_lines']}-line soft cap (hard cap {hard_l})",
+                      anchor="index-soft-lines")
     if caps["soft_bytes"] and caps["soft_bytes"] < idx.size_bytes <= hard_b:
         yield Finding(Span(idx.path, _line_at_byte(idx.text, caps["soft_bytes"], idx.bom), 1),
-                      f"index is {idx.size_bytes} bytes, past the {caps['soft_bytes']}-byte soft cap (hard cap {hard_b})")
+                      f"index is {idx.size_bytes} bytes, past the {caps['soft_bytes']}-byte soft cap (hard cap {hard_b})",
+                      anchor="index-soft-bytes")
 
 
 _REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S")
@@ -163,7 +174,7 @@ def duplicate_pointer(ctx: Context):
             first[e.target] = e.span.line
 
 
-@rule("I107", "stale-projection", WARNING, dialects=("workspace",))
+@rule("I107", "stale-projection", WARNING, dialects=("workspace",), fix=SAFE)
 def stale_projection(ctx: Context):
     """The workspace ``MEMORY.md`` does not list exactly the notes on disk.
 
@@ -171,24 +182,59 @@ def stale_projection(ctx: Context):
     it (or an entry whose note is gone) means the index was edited by hand or
     is out of date, and ``memory_recall`` shows the agent a wrong list.
     Bad: a note ``项目约定/x.md`` absent from the index
-    Good: let the plugin rebuild the index (``mmlint check --fix`` later), or
-    delete ``MEMORY.md`` so the next save regenerates it.
+    Good: the index the plugin generates from the notes on disk.
+    Fix: safe: regenerates the projection from the notes, as the plugin does
+    on its next save. Offered only while the index holds nothing but
+    generated lines (headings, the header, entry lines); an index with
+    hand-written lines is left for a person, since regenerating would drop them.
     """
     store = ctx.store
     idx = store.index
     if idx is None:
         if store.notes:
             yield Finding(Span("MEMORY.md", 1, 1), f"no MEMORY.md projection for {len(store.notes)} note(s)",
-                          hint="the next memory_save rebuilds it")
+                          hint="the next memory_save rebuilds it", fix=_projection_fix(ctx))
         return
     listed = {e.target: e for e in idx.entries if e.target}
     paths = {n.path for n in store.notes}
     for n in store.notes:
         if n.path not in listed:
-            yield Finding(Span(idx.path, 1, 1), f"note {n.path!r} is missing from the index")
+            yield Finding(Span(idx.path, 1, 1), f"note {n.path!r} is missing from the index", fix=_projection_fix(ctx),
+                          anchor=n.path)
     for target, e in listed.items():
         if target not in paths:
-            yield Finding(e.pointer_span or e.span, f"index lists {target!r}, which is not a note in the store")
+            yield Finding(e.pointer_span or e.span, f"index lists {target!r}, which is not a note in the store",
+                          fix=_projection_fix(ctx))
+
+
+_GENERATED_HEADER = re.compile(r"^- (工作区：.*|记忆根目录：.*|共 \d+ 条记忆)$")
+
+
+def _projection_fix(ctx: Context) -> Fix | None:
+    """The regenerated projection (computed once per run), or ``None`` when
+    the index holds hand-written lines or the result would not list every
+    note (a file name a markdown link cannot carry)."""
+    if "projection_fix" in ctx.cache:
+        return ctx.cache["projection_fix"]
+    from mmlint.dialects.workspace import GENERATED_NOTE, INDEX_TITLE, project_index, read_index
+
+    store, idx, fix = ctx.store, ctx.store.index, None
+    generated = True
+    if idx is not None:
+        entry_lines = {e.span.line for e in idx.entries}
+        for i, raw in enumerate(idx.text.split("\n"), start=1):
+            line = raw.rstrip("\r")
+            if line.strip() and i not in entry_lines and line not in (f"# {INDEX_TITLE}", GENERATED_NOTE) \
+                    and not line.startswith("## ") and not _GENERATED_HEADER.match(line):
+                generated = False
+                break
+    if generated:
+        files = {n.path: store.files[n.path].data or b"" for n in store.notes if n.path in store.files}
+        new = project_index(store, files)
+        if {e.target for e in read_index("MEMORY.md", new).entries} == {n.path for n in store.notes}:
+            fix = Fix("regenerate MEMORY.md from the notes", {idx.path if idx is not None else "MEMORY.md": new})
+    ctx.cache["projection_fix"] = fix
+    return fix
 
 
 @rule("I108", "index-name-case", WARNING)

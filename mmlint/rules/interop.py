@@ -13,13 +13,13 @@ import re
 from typing import Any
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, WARNING, Context, Finding, rule
-from mmlint.textutil import echo
+from mmlint.rules import ERROR, SAFE, WARNING, Context, Finding, Fix, rule
+from mmlint.textutil import echo, encode, to_lf
 
 _FM = ("engramory", "workspace")
 
 
-@rule("X101", "crlf-index", ERROR, dialects=("mm",))
+@rule("X101", "crlf-index", ERROR, dialects=("mm",), fix=SAFE)
 def crlf_index(ctx: Context):
     """The mm index uses CRLF (or CR) line endings.
 
@@ -29,12 +29,14 @@ def crlf_index(ctx: Context):
     correctly; the reference does not.
     Bad: ``MEMORY.md`` saved with Windows line endings
     Good: LF line endings (``git config core.autocrlf input``).
+    Fix: safe: CRLF and lone CR become LF; no other byte changes.
     """
     idx = ctx.store.index
     if idx is not None and "\r" in idx.text:
         line = idx.text[: idx.text.index("\r")].count("\n") + 1
         yield Finding(Span(idx.path, line, 1), "index has CR line endings: the mm reference reads zero entries from it and then overwrites it",
-                      hint="convert MEMORY.md to LF line endings")
+                      hint="convert MEMORY.md to LF line endings",
+                      fix=Fix("convert MEMORY.md to LF line endings", {idx.path: encode(to_lf(idx.text), idx.bom)}))
 
 
 @rule("X102", "human-title", ERROR, dialects=("mm",))
@@ -74,7 +76,7 @@ def _line_of(text: str, needle: str) -> int:
     return 1
 
 
-@rule("X103", "stale-budget-record", WARNING, dialects=("mm",))
+@rule("X103", "stale-budget-record", WARNING, dialects=("mm",), fix=SAFE)
 def stale_budget_record(ctx: Context):
     """An entry's recorded ``budget:`` body size differs from the note's
     actual body (code points), or the field is malformed.
@@ -84,6 +86,9 @@ def stale_budget_record(ctx: Context):
     budget. ``10 / 4000`` (spaces) reads as 0/0.
     Bad: ``- **budget:** 145/4000`` for a 192-character body
     Good: ``- **budget:** 192/4000``
+    Fix: safe: rewrites the recorded body size (the number before ``/``) to
+    the body's; the write budget and the rest of the line stay. Malformed
+    records are left for a person.
     """
     for n in ctx.store.notes:
         if n.budget is None or not isinstance(n.layout, dict) or n.layout.get("missing"):
@@ -97,7 +102,25 @@ def stale_budget_record(ctx: Context):
 
         actual = body_chars(n.body)
         if int(m.group(1)) != actual:
-            yield Finding(span, f"budget records {m.group(1)} body characters; the body has {actual}")
+            yield Finding(span, f"budget records {m.group(1)} body characters; the body has {actual}",
+                          fix=_budget_fix(ctx, span, m.group(1), actual))
+
+
+_BUDGET_LINE = re.compile(r"^(-\s*\*\*budget:\*\*\s*)(\d+)/")
+
+
+def _budget_fix(ctx: Context, span: Span, recorded: str, actual: int) -> Fix | None:
+    """Replace ``recorded`` at ``span`` in the index by ``actual``."""
+    idx = ctx.store.index
+    if idx is None or span.path != idx.path:
+        return None
+    lines = idx.text.split("\n")
+    line = lines[span.line - 1] if 0 < span.line <= len(lines) else ""
+    m = _BUDGET_LINE.match(line)
+    if m is None or m.group(2) != recorded:
+        return None
+    lines[span.line - 1] = m.group(1) + str(actual) + line[m.end(2):]
+    return Fix(f"record {actual} body characters", {idx.path: encode("\n".join(lines), idx.bom)})
 
 
 #: JavaScript's ``\s`` (mm-reference §1.12), which the mm reference's tag

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, WARNING, Context, Finding, reader_rule, rule
-from mmlint.textutil import echo
+from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, reader_rule, rule
+from mmlint.textutil import echo, encode
 
 reader_rule("M104", "duplicate-entry-key", WARNING, """
     An mm entry repeats a ``- **key:**`` line.
@@ -171,3 +171,58 @@ def nonstandard_file_path(ctx: Context):
         want = f"memories/{e.title}.md"
         if e.target != want:
             yield Finding(e.pointer_span or e.span, f"file is {echo(e.target)}, not {echo(want)}: the reference moves the note there on its next write")
+
+
+@rule("M113", "unsorted-entries", INFO, dialects=("mm",), fix=SAFE)
+def unsorted_entries(ctx: Context):
+    """The index's ``## <topic>`` sections are not in the order the reference
+    writes them: sorted by topic, ordinal (code-point) comparison, uppercase
+    before lowercase (mm-reference §1.4).
+
+    Why: the reference rewrites the whole index in that order on its next
+    write or delete, so a hand-ordered index produces a large, noisy diff at an
+    unrelated moment.
+    Bad: ``## deployment`` after ``## project-intro``
+    Good: ``## deployment`` before ``## project-intro``
+    Fix: safe: moves whole sections (heading, key lines, body) into topic
+    order, one blank line between sections; every line is kept, the header
+    above the first section is not touched.
+    """
+    entries = _entries(ctx)
+    topics = [e.title or "" for e in entries]
+    first = next((i for i in range(1, len(topics)) if topics[i] < topics[i - 1]), None)
+    if first is None:
+        return
+    e, idx = entries[first], ctx.store.index
+    fix = Fix("sort the index sections by topic", {idx.path: sorted_index(idx, entries)}) if idx.newline in ("\n", "\r\n") else None
+    yield Finding(e.span, f"entry {echo(topics[first])} comes after {echo(topics[first - 1])}; the reference sorts entries by topic",
+                  fix=fix)
+
+
+def sorted_index(idx, entries) -> bytes:
+    """The index text with its entry sections in topic order (see M113).
+
+    Each section runs from its heading to the next heading; trailing blank
+    lines of a section are dropped and one blank line separates sections.
+    The file's line ending (LF or CRLF, not mixed), its final newline (or
+    lack of one) and its BOM are kept.
+    """
+    nl = idx.newline
+    lines = idx.text.replace("\r\n", "\n").split("\n")
+    ends_nl = idx.text.endswith("\n")
+    if ends_nl:
+        lines = lines[:-1]
+    starts = [e.span.line - 1 for e in entries]
+    blocks = []
+    for k, start in enumerate(starts):
+        block = lines[start : starts[k + 1] if k + 1 < len(starts) else len(lines)]
+        while block and not block[-1].strip():
+            block.pop()
+        blocks.append((entries[k].title or "", block))
+    blocks.sort(key=lambda b: b[0])
+    out = lines[: starts[0]]
+    for k, (_, block) in enumerate(blocks):
+        if k:
+            out.append("")
+        out.extend(block)
+    return encode(nl.join(out) + (nl if ends_nl else ""), idx.bom)

@@ -12,7 +12,7 @@ import os
 import unicodedata
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule
+from mmlint.rules import ERROR, INFO, UNSAFE, WARNING, Context, Finding, Fix, body_line_offset, rule
 from mmlint.textutil import echo
 from mmlint.walk import inside
 
@@ -48,6 +48,9 @@ def dangling_pointer(ctx: Context):
     entry promises is lost.
     Bad: ``- [Deploy](project_deploy.md)`` with no ``project_deploy.md``
     Good: the note exists, or the entry is removed.
+    Fix: none: removing the entry would delete its hook text, and a fix never
+    removes content, not even as an unsafe fix; restore the note or delete the
+    line yourself.
     """
     kinds = _file_kinds(ctx)
     root = ctx.store.root
@@ -166,7 +169,7 @@ def _links_between_notes(ctx: Context) -> tuple[dict[str, set[str]], list[tuple[
         body = n.body
         if "[" not in body:
             continue
-        offset = ctx.dialect.body_line_offset(n) if hasattr(ctx.dialect, "body_line_offset") else _body_offset(n)
+        offset = body_line_offset(n)
         for link in markdown.body_links(body):
             if link.kind == "wikilink":
                 target = link.dest.split("|", 1)[0].split("#", 1)[0].strip()
@@ -195,25 +198,17 @@ def _links_between_notes(ctx: Context) -> tuple[dict[str, set[str]], list[tuple[
     return linked, wikis
 
 
-def _body_offset(note) -> int:
-    """Lines before the body in the note file (frontmatter and one blank line)."""
-    lay = note.layout
-    head = getattr(lay, "head", None)
-    if head is None and isinstance(lay, dict) and lay.get("note") is not None:
-        head = lay["note"].header_raw
-    if not head:
-        return 0
-    lead = 1 if getattr(lay, "lead_blank", False) else 0
-    return head.count("\n") + lead
-
-
-@rule("P106", "orphan-note", ERROR, dialects=("engramory",))
+@rule("P106", "orphan-note", ERROR, dialects=("engramory",), fix=UNSAFE)
 def orphan_note(ctx: Context):
     """A note that no index entry points at and no other note links to.
 
     Why: agents reach notes through the index; an orphan is never recalled.
     Bad: ``feedback_x.md`` with no ``- [..](feedback_x.md)`` line
     Good: add a pointer to ``MEMORY.md``, or delete the note.
+    Fix: unsafe: adds ``- [name](path) — description`` to the index, under
+    the ``## <type>`` section when there is one, else at the end. Unsafe
+    because the agent then loads the note's description every session; not
+    offered when the line would push the index past its caps.
     """
     if ctx.store.index is None:
         return
@@ -225,7 +220,41 @@ def orphan_note(ctx: Context):
         if n.path in linked:
             continue
         yield Finding(Span(n.path, 1, 1), "orphan note: not in the index and no other note links to it",
-                      hint="add a pointer line to MEMORY.md or delete the note")
+                      hint="add a pointer line to MEMORY.md or delete the note", fix=_pointer_fix(ctx, n), anchor="")
+
+
+def _pointer_fix(ctx: Context, note) -> Fix | None:
+    """An index with a pointer line for ``note`` added (see P106)."""
+    from mmlint.dialects import Unrepresentable
+    from mmlint.dialects.engramory import pointer_line
+    from mmlint.rules.index import index_caps
+    from mmlint.textutil import count_lines, encode
+
+    idx = ctx.store.index
+    try:
+        line = pointer_line(note, note.path)
+    except Unrepresentable:
+        return None
+    lines = idx.text.split("\n")
+    ends_nl = idx.text.endswith("\n")
+    if ends_nl:
+        lines.pop()
+    cr = "\r" if idx.newline == "\r\n" else ""
+    at = len(lines)
+    heads = [(ln, text) for ln, level, text in idx.headings if level <= 2]
+    for k, (ln, text) in enumerate(heads):
+        if text.strip().lower() == (note.type or "").strip().lower() and note.type:
+            at = heads[k + 1][0] - 1 if k + 1 < len(heads) else len(lines)
+            while at > ln and not lines[at - 1].strip():
+                at -= 1
+            break
+    lines.insert(at, line + cr)
+    text = "\n".join(lines) + "\n"
+    data = encode(text, idx.bom)
+    caps = index_caps(ctx)
+    if (caps["lines"] and count_lines(text) > caps["lines"]) or (caps["bytes"] and len(data) > caps["bytes"]):
+        return None
+    return Fix(f"add a pointer to {note.path} to the index", {idx.path: data})
 
 
 @rule("P107", "pointer-into-archive", INFO, dialects=("engramory",))

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, reader_rule, rule
-from mmlint.textutil import decode, echo
+from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, reader_rule, rule
+from mmlint.textutil import count_lines, decode, echo
 
 reader_rule("S101", "symlink-escape", ERROR, """
     A file in the store is a symlink whose target lies outside the store root.
@@ -182,7 +182,7 @@ def invalid_ledger(ctx: Context):
                 yield Finding(Span(path, i, 1), "ledger line is not a JSON object")
 
 
-@rule("S111", "cr-line-endings", WARNING)
+@rule("S111", "cr-line-endings", WARNING, fix=SAFE)
 def cr_line_endings(ctx: Context):
     """A note or the index uses lone CR line endings (classic Mac OS).
 
@@ -190,10 +190,36 @@ def cr_line_endings(ctx: Context):
     most tools see the whole file as one line.
     Bad: ``---\\rname: a\\r---\\r``
     Good: LF line endings.
+    Fix: safe: every CR becomes an LF; no other byte changes.
     """
     for rec in ctx.store.files.values():
         if rec.kind in ("note", "index") and rec.data and b"\r" in rec.data and b"\n" not in rec.data:
-            yield Finding(Span(rec.path, 1, 1), "file uses CR-only line endings; most tools read it as a single line")
+            yield Finding(Span(rec.path, 1, 1), "file uses CR-only line endings; most tools read it as a single line",
+                          fix=Fix("convert CR line endings to LF", {rec.path: rec.data.replace(b"\r", b"\n")}))
+
+
+@rule("S116", "missing-final-newline", INFO, fix=SAFE)
+def missing_final_newline(ctx: Context):
+    """A note or the index does not end with a line break.
+
+    Why: tools that append to the file (agents saving a memory, ``cat >>``)
+    glue their first line onto the last one, and diffs flag the last line on
+    every edit.
+    Bad: a note whose last line is ``How to apply: rebase first`` with no newline
+    Good: the file ends with a newline.
+    Fix: safe: appends one line break in the file's own style (LF, CRLF or CR).
+    """
+    for rec in ctx.store.files.values():
+        if rec.kind not in ("note", "index") or not rec.data or b"\x00" in rec.data:
+            continue
+        dec = decode(rec.data)
+        text = dec.text.replace("\r", "\n") if dec.newline == "\r" else dec.text
+        if text.endswith("\n"):
+            continue
+        nl = dec.newline if dec.newline in ("\r\n", "\r") else "\n"
+        last = text.rsplit("\n", 1)[-1]
+        yield Finding(Span(rec.path, count_lines(text), len(last) + 1), "file does not end with a line break",
+                      fix=Fix("append a final newline", {rec.path: rec.data + nl.encode()}))
 
 
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?: |$)")

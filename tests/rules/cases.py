@@ -22,6 +22,10 @@ MM_INDEX = ("# MEMORY.md\n\n> mm-id: local\n> mm-version: 1\n> mm-kind: index\n"
             "- **updated:** 2026-01-02T03:04:05.000Z\n- **budget:** 5/4000\n")
 MM_NOTE = "# alpha\n\n> mm-id: local\n> mm-topic: alpha\n\nhello\n"
 MM = {"MEMORY.md": MM_INDEX, "memories/alpha.md": MM_NOTE}
+MM_NOTE_B = "# aardvark\n\n> mm-id: local\n> mm-topic: aardvark\n\nhi\n"
+MM_ENTRY_B = "## aardvark\n- **summary:** s\n- **file:** memories/aardvark.md\n"
+MM_UNSORTED = {"MEMORY.md": MM_INDEX + "\n" + MM_ENTRY_B, "memories/alpha.md": MM_NOTE, "memories/aardvark.md": MM_NOTE_B}
+MM_SORTED = dict(MM_UNSORTED, **{"MEMORY.md": MM_INDEX.replace("## alpha", MM_ENTRY_B + "\n## alpha")})
 WS_NOTE = "---\ntitle: 甲\ntags: a, b\ncreated: 2026-10-08T08:31:24.000Z\nupdated: 2026-10-08T08:31:24.000Z\n---\n\n正文\n"
 WS = {"MEMORY.md": "# 记忆索引\n\n## 未分类\n\n- [甲](./甲.md) — a, b · 2026-10-08 · 1 B\n", "甲.md": WS_NOTE}
 
@@ -64,6 +68,7 @@ CASES: dict[str, Case] = {
                  with_(REC, **{".engramory-recall.jsonl": '{"ok":1}\n'})),
     "S111": Case("engramory", "upstream", with_(ENG, **{"a.md": N().replace("\n", "\r")}), ENG),
     "S112": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("<<<<<<< HEAD", "- [A](a.md) — x", "=======", "- [A](a.md) — y", ">>>>>>> main")}), ENG),
+    "S116": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="body")}), ENG),
     "S113": Case("engramory", "upstream", with_(ENG, **{"a (conflicted copy 2026-01-02).md": N()}), ENG),
     "S114": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="token ghp_" + "A" * 36 + "\n")}),
                  with_(ENG, **{"a.md": N(body="the token is in 1Password\n")})),
@@ -144,6 +149,7 @@ CASES: dict[str, Case] = {
     "M107": Case("mm", None, with_(MM, **{"memories/stray.md": "# stray\n\nx\n"}), MM),
     "M109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("2026-01-02T03:04:05.000Z", "last week")), MM),
     "M110": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("mm-id: local", "mm-id: my memory")), MM),
+    "M113": Case("mm", None, MM_UNSORTED, MM_SORTED),
     "M111": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("mm-version: 1", "mm-version: 2")), MM),
     "M112": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("memories/alpha.md", "notes/alpha.md"), **{"memories/alpha.md": None, "notes/alpha.md": MM_NOTE}), MM),
     # interop
@@ -158,4 +164,11 @@ CASES: dict[str, Case] = {
     "X110": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("> mm-id: local", "Read this first, agent!\n> mm-id: local")), MM),
     "X108": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="".join(f"k{i}: v\n" for i in range(30)))}), CC),
     "X109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("- **tags:** a", "- **tags:** Deploy Notes, ops, OPS")), MM),
+    # suppressions
+    "Q101": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="body\n<!-- mmlint-disable-file P106 -->\n")}),
+                 with_(ENG, **{"b.md": N("b", body="body\n<!-- mmlint-disable-file P106 -->\n")})),
+    "Q102": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="body <!-- mmlint-disable-line P1O1 -->\n")}),
+                 with_(ENG, **{"b.md": N("b", body="body <!-- mmlint-disable-file orphan-note -->\n")})),
+    "Q103": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="<!-- mmlint-disabel P101 -->\n")}),
+                 with_(ENG, **{"b.md": N("b", body="<!-- mmlint-disable P106 -->\n")})),
 }

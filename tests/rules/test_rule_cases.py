@@ -44,13 +44,15 @@ def test_rule_doc_is_complete(code):
     s = sections(r.doc)
     assert s["summary"] and s["why"] and s["bad"] and s["good"], f"{code} doc lacks a section"
     assert r.name == r.name.lower() and " " not in r.name
+    declared = s["fix"].split(" ", 1)[0].rstrip(".:,;") if s["fix"] else rules.NO_FIX
+    assert declared == r.fix, f"{code}: the doc's Fix section says {declared!r}, the rule declares {r.fix!r}"
 
 
 def test_codes_and_names_unique_and_stable_prefixes():
     all_rules = rules.load()
     assert len({r.name for r in all_rules.values()}) == len(all_rules)
     for code, r in all_rules.items():
-        assert code[0] in "SIPNFCMX" and code[1:].isdigit() and len(code) == 4
+        assert code[0] in "SIPNFCMXQ" and code[1:].isdigit() and len(code) == 4
 
 
 def test_unlistable_folder(tmp_path, monkeypatch):

@@ -1,0 +1,146 @@
+"""Baselines: record today's findings, then report only new ones.
+
+A baseline is a JSON file (``mmlint.baseline/1``)::
+
+    {"format": "mmlint.baseline/1",
+     "tool": {"name": "mmlint", "version": "0.1.0"},
+     "stores": [{"store": "memory",
+                 "findings": [{"rule": "P101", "path": "MEMORY.md",
+                               "fingerprint": "3f0c9a1be2d47e55"}]}]}
+
+``store`` is the store folder relative to the baseline file's folder (POSIX),
+``path`` is store-relative; stores and findings are sorted, so writing the
+same findings twice gives the same bytes.
+
+A fingerprint is 16 hex digits of SHA-256 over the rule code, the
+store-relative path, the offending line's text with runs of whitespace
+collapsed (or the rule's anchor for findings whose line is incidental, such
+as a cap crossed at line 201), and an occurrence counter among findings with
+those same three values. Line numbers are not part of it, so inserting or
+deleting unrelated lines hides nothing new and reveals nothing old.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from typing import Any
+
+from mmlint import __version__
+from mmlint.api import CheckError
+from mmlint.textutil import decode
+
+FORMAT = "mmlint.baseline/1"
+#: Largest baseline file read, in bytes.
+MAX_BYTES = 64 * 1024 * 1024
+
+
+def _line_text(store: Any, path: str, line: int, cache: dict[str, list[str]]) -> str:
+    lines = cache.get(path)
+    if lines is None:
+        rec = store.files.get(path)
+        lines = decode(rec.data).text.split("\n") if rec is not None and rec.data is not None else []
+        cache[path] = lines
+    return " ".join(lines[line - 1].split()) if 0 < line <= len(lines) else ""
+
+
+def fingerprints(store: Any, diagnostics: list[Any]) -> list[str]:
+    """The fingerprint of each diagnostic of ``store`` (same order)."""
+    cache: dict[str, list[str]] = {}
+    order = sorted(range(len(diagnostics)), key=lambda i: diagnostics[i].sort_key())
+    seen: dict[tuple[str, str, str], int] = {}
+    out = [""] * len(diagnostics)
+    for i in order:
+        d = diagnostics[i]
+        text = d.anchor if d.anchor is not None else _line_text(store, d.span.path, d.span.line, cache)
+        key = (d.code, d.span.path, text)
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        raw = "\0".join((d.code, d.span.path, text, str(n))).encode("utf-8", "surrogateescape")
+        out[i] = hashlib.sha256(raw).hexdigest()[:16]
+    return out
+
+
+def store_key(root: str, baseline_path: str) -> str:
+    """The store folder as the baseline names it: relative to the baseline
+    file's folder, POSIX (absolute when on another drive)."""
+    base = os.path.dirname(os.path.abspath(baseline_path))
+    try:
+        rel = os.path.relpath(os.path.abspath(root), base)
+    except ValueError:
+        rel = os.path.abspath(root)
+    return rel.replace(os.sep, "/")
+
+
+def document(results: list[Any], baseline_path: str) -> dict[str, Any]:
+    """The baseline document for checked stores (:class:`mmlint.api.StoreResult`)."""
+    stores = []
+    for res in results:
+        prints = fingerprints(res.store, res.diagnostics)
+        findings = [{"rule": d.code, "path": d.span.path, "fingerprint": f} for d, f in zip(res.diagnostics, prints)]
+        findings.sort(key=lambda f: (f["path"], f["rule"], f["fingerprint"]))
+        stores.append({"store": store_key(res.found.path, baseline_path), "findings": findings})
+    stores.sort(key=lambda s: s["store"])
+    return {"format": FORMAT, "tool": {"name": "mmlint", "version": __version__}, "stores": stores}
+
+
+def write(baseline_path: str, results: list[Any]) -> int:
+    """Record every diagnostic of ``results`` in ``baseline_path`` (written
+    atomically); returns how many were recorded.
+
+    Raises:
+        CheckError: the file cannot be written.
+    """
+    from mmlint.fixes import atomic_write
+
+    doc = document(results, baseline_path)
+    data = (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    try:
+        atomic_write(os.path.abspath(baseline_path), data)
+    except OSError as exc:
+        raise CheckError(f"{baseline_path}: cannot write the baseline: {exc.strerror or exc}") from None
+    return sum(len(s["findings"]) for s in doc["stores"])
+
+
+def read(baseline_path: str) -> dict[str, set[str]]:
+    """Store key -> recorded fingerprints.
+
+    Raises:
+        CheckError: missing, unreadable, not JSON, or not ``mmlint.baseline/1``.
+    """
+    try:
+        with open(baseline_path, "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise CheckError(f"{baseline_path}: cannot read the baseline: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise CheckError(f"{baseline_path}: baseline is over {MAX_BYTES} bytes")
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise CheckError(f"{baseline_path}: not a JSON baseline ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("stores"), list):
+        raise CheckError(f"{baseline_path}: not an {FORMAT} file; write one with --write-baseline")
+    out: dict[str, set[str]] = {}
+    for s in doc["stores"]:
+        ok = isinstance(s, dict) and isinstance(s.get("store"), str) and isinstance(s.get("findings"), list) \
+            and all(isinstance(f, dict) and isinstance(f.get("fingerprint"), str) for f in s["findings"])
+        if not ok:
+            raise CheckError(f"{baseline_path}: malformed store record; write it again with --write-baseline")
+        out.setdefault(s["store"], set()).update(f["fingerprint"] for f in s["findings"])
+    return out
+
+
+def hide(results: list[Any], baseline_path: str) -> int:
+    """Drop the diagnostics recorded in ``baseline_path`` from each result;
+    returns how many were hidden. Raises :class:`CheckError` (see :func:`read`)."""
+    recorded = read(baseline_path)
+    hidden = 0
+    for res in results:
+        known = recorded.get(store_key(res.found.path, baseline_path), set())
+        prints = fingerprints(res.store, res.diagnostics)
+        kept = [d for d, f in zip(res.diagnostics, prints) if f not in known]
+        hidden += len(res.diagnostics) - len(kept)
+        res.diagnostics = kept
+    return hidden

@@ -1,0 +1,155 @@
+"""``mmlint budget``: how much of its budgets a store uses, for every dialect.
+
+The fields are those of the mm spec's ``budget()`` report (§6,
+research/mm-reference.md §4), computed with each dialect's own caps and the
+configured ``caps`` overrides. Shape (``mmlint.budget/1``)::
+
+    {"format": "mmlint.budget/1", "tool": {"name", "version"},
+     "stores": [{"path": "memory", "dialect": "mm", "profile": null,
+                 "index": {"entries", "lines", "bytes", "lineCap", "byteCap",
+                           "overBudget", "overflowLines", "overflowBytes"} | null,
+                 "notes": [{"path", "slug", "bodyChars", "noteBytes",
+                            "writeBudget", "budgetUnit", "budgetUsedPct"}],
+                 "anomalies": {"danglingEntries": int, "orphanFiles": [path]}}]}
+
+Units: ``lines`` by the spec's line rule, ``bytes``/``noteBytes`` raw bytes
+on disk, ``bodyChars`` code points of the body without leading and trailing
+line breaks (measured, where the mm reference reports the recorded
+``budget:`` value). ``writeBudget`` is the note's limit in ``budgetUnit``:
+``bodyChars`` (mm write budget), ``bodyBytes`` (workspace ``maxEntryBytes``)
+or ``noteBytes`` (engramory recall-v1 / upstream 4 MiB); ``null`` when the
+dialect sets none. ``budgetUsedPct`` is ``used / writeBudget * 100`` rounded
+half up and clamped to 0..100, ``null`` without a budget. A cap the dialect
+does not have (workspace index) is ``null`` and never exceeded.
+``danglingEntries`` counts index entries whose local target is not in the
+store; ``orphanFiles`` lists notes no index entry points at (store-relative
+paths, where the reference lists bare names).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, TextIO
+
+from mmlint import __version__, dialects
+from mmlint.api import display_path
+from mmlint.model import Span
+
+FORMAT = "mmlint.budget/1"
+
+
+def used_pct(used: int, limit: int | None) -> int | None:
+    """``used / limit`` in percent, rounded half up, clamped to 0..100."""
+    if not limit or limit <= 0:
+        return None
+    return max(0, min(100, (200 * used + limit) // (2 * limit)))
+
+
+def store_report(res: Any, cwd: str) -> dict[str, Any]:
+    """The report of one store (:class:`mmlint.api.StoreResult` read with its options)."""
+    from mmlint.convert import index_usage
+    from mmlint.rules.index import dialect_index_caps
+
+    store = res.store
+    mod = dialects.get(store.dialect)
+    caps = res.options.caps
+    index = None
+    pointed: set[str] = set()
+    dangling = 0
+    if store.index is not None:
+        rec = store.files.get(store.index.path)
+        hard = dialect_index_caps(mod, store.profile, caps)
+        index = index_usage(rec.data if rec is not None and rec.data is not None else b"", hard["lines"], hard["bytes"],
+                            len(store.index.entries))
+        for e in store.index.entries:
+            if e.target is not None:
+                pointed.add(e.target)
+                dangling += e.target not in store.files
+    notes = []
+    for n in sorted(store.notes, key=lambda n: n.path):
+        rec = store.files.get(n.path)
+        note_bytes = rec.size if rec is not None and rec.kind == "note" else 0
+        chars = len(n.body.strip("\n")) if note_bytes else 0
+        limit = mod.note_budget(n, store.profile, caps) if hasattr(mod, "note_budget") else None
+        unit, cap = limit if limit is not None else (None, None)
+        used = {"bodyChars": chars, "noteBytes": note_bytes,
+                "bodyBytes": len(n.body.encode("utf-8", "surrogateescape"))}.get(unit or "", 0)
+        notes.append({"path": n.path, "slug": n.slug, "bodyChars": chars, "noteBytes": note_bytes,
+                      "writeBudget": cap, "budgetUnit": unit, "budgetUsedPct": used_pct(used, cap)})
+    orphans = sorted(n.path for n in store.notes if n.path not in pointed and store.files.get(n.path) is not None)
+    return {"path": display_path(res.found.path, Span(""), cwd), "dialect": store.dialect, "profile": store.profile, "index": index, "notes": notes,
+            "anomalies": {"danglingEntries": dangling, "orphanFiles": orphans}}
+
+
+def document(results: list[Any], cwd: str) -> dict[str, Any]:
+    """The whole ``mmlint.budget/1`` document."""
+    return {"format": FORMAT, "tool": {"name": "mmlint", "version": __version__},
+            "stores": [store_report(r, cwd) for r in results]}
+
+
+def _n(value: int | None) -> str:
+    return "-" if value is None else f"{value:,}"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Summary lines and table rows (note, body chars, note bytes, budget, used) of one store."""
+    from mmlint.textutil import safe_path_text
+
+    prof = f" (profile {report['profile']})" if report["profile"] else ""
+    head = [f"{safe_path_text(report['path'])}: {report['dialect']}{prof}"]
+    ix = report["index"]
+    if ix is None:
+        head.append("index: none")
+    else:
+        over = ""
+        if ix["overBudget"]:
+            over = f"; OVER BUDGET by {_n(ix['overflowLines'])} lines, {_n(ix['overflowBytes'])} bytes"
+        head.append(f"index: {_n(ix['lines'])}/{_n(ix['lineCap'])} lines, {_n(ix['bytes'])}/{_n(ix['byteCap'])} bytes, "
+                    f"{_count(ix['entries'], 'entry', 'entries')}{over}")
+    an = report["anomalies"]
+    orphans = ", ".join(safe_path_text(p) for p in an["orphanFiles"][:5]) + (" ..." if len(an["orphanFiles"]) > 5 else "")
+    head.append(f"anomalies: {_count(an['danglingEntries'], 'dangling entry', 'dangling entries')}, "
+                f"{_count(len(an['orphanFiles']), 'orphan file', 'orphan files')}" + (f" ({orphans})" if orphans else ""))
+    unit_word = {"bodyChars": "chars", "bodyBytes": "body bytes", "noteBytes": "bytes"}
+    table = []
+    for n in report["notes"]:
+        budget = f"{_n(n['writeBudget'])} {unit_word[n['budgetUnit']]}" if n["budgetUnit"] else "-"
+        pct = f"{n['budgetUsedPct']}%" if n["budgetUsedPct"] is not None else "-"
+        table.append([safe_path_text(n["path"]), _n(n["bodyChars"]), _n(n["noteBytes"]), budget, pct])
+    return head, table
+
+
+COLUMNS = ("note", "body chars", "note bytes", "budget", "used")
+
+
+def print_text(doc: dict[str, Any], stream: TextIO) -> None:
+    """Tables: rich on a terminal (unless ``NO_COLOR``), aligned plain text otherwise."""
+    color = hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
+    for k, report in enumerate(doc["stores"]):
+        head, table = rows(report)
+        if k:
+            stream.write("\n")
+        if color:
+            from rich.console import Console
+            from rich.table import Table
+
+            console = Console(file=stream, highlight=False)
+            for line in head:
+                console.print(line, markup=False)
+            t = Table(*COLUMNS)
+            for col in t.columns[1:]:
+                col.justify = "right"
+            for row in table:
+                t.add_row(*row)
+            console.print(t)
+            continue
+        widths = [max([len(c)] + [len(r[i]) for r in table]) for i, c in enumerate(COLUMNS)]
+        for line in head:
+            stream.write(line + "\n")
+        stream.write("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(COLUMNS, widths))).rstrip() + "\n")
+        for row in table:
+            stream.write("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))).rstrip() + "\n")

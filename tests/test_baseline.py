@@ -1,0 +1,134 @@
+"""``--write-baseline`` records today's findings; ``--baseline`` hides them,
+and keeps hiding them when unrelated lines move."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import make_store
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
+from cases import ENG, N, idx, with_  # noqa: E402
+
+STORE = with_(ENG, MEMORY_DOT_md=idx("- [A](a.md) — hook", "- [Gone](gone.md) — x"), **{"b.md": N("b")})
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "mmlint", *args], capture_output=True, text=True, cwd=cwd,
+                          env=dict(os.environ, NO_COLOR="1"))
+
+
+def shown(root: Path, baseline: Path) -> list[tuple[str, str, int]]:
+    proc = run("check", str(root), "--isolated", "--baseline", str(baseline), "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr
+    return [(d["rule"]["id"], d["path"].rsplit("/", 1)[-1], d["range"]["start"]["line"]) for d in json.loads(proc.stdout)["diagnostics"]]
+
+
+def record(root: Path, baseline: Path) -> subprocess.CompletedProcess:
+    proc = run("check", str(root), "--isolated", "--write-baseline", str(baseline))
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_write_then_check_hides_everything(tmp_path):
+    root = make_store(tmp_path / "mem", STORE)
+    base = tmp_path / "baseline.json"
+    proc = record(root, base)
+    assert "recorded 2 findings" in proc.stderr
+    doc = json.loads(base.read_text())
+    assert doc["format"] == "mmlint.baseline/1" and doc["tool"]["name"] == "mmlint"
+    assert [s["store"] for s in doc["stores"]] == ["mem"]
+    assert {(f["rule"], f["path"]) for f in doc["stores"][0]["findings"]} == {("P101", "MEMORY.md"), ("P106", "b.md")}
+    proc = run("check", str(root), "--isolated", "--baseline", str(base))
+    assert proc.returncode == 0, proc.stdout
+    assert "2 findings hidden by the baseline" in proc.stderr
+
+
+def test_baseline_file_is_sorted_and_stable(tmp_path):
+    root = make_store(tmp_path / "mem", STORE)
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    record(root, a)
+    record(root, b)
+    assert a.read_bytes() == b.read_bytes()
+    findings = json.loads(a.read_text())["stores"][0]["findings"]
+    assert findings == sorted(findings, key=lambda f: (f["path"], f["rule"], f["fingerprint"]))
+    assert a.read_text().endswith("}\n")
+
+
+def test_inserting_lines_above_keeps_findings_hidden(tmp_path):
+    root = make_store(tmp_path / "mem", STORE)
+    base = tmp_path / "baseline.json"
+    record(root, base)
+    (root / "MEMORY.md").write_text(idx("<!-- moved -->", "", "- [A](a.md) — hook", "", "", "- [Gone](gone.md) — x"), encoding="utf-8")
+    (root / "b.md").write_text(N("b", body="a new first line\n\nbody\n"), encoding="utf-8")
+    assert [x for x in shown(root, base) if x[0] in ("P101", "P106")] == []
+
+
+def test_a_new_finding_is_shown_and_fails(tmp_path):
+    root = make_store(tmp_path / "mem", STORE)
+    base = tmp_path / "baseline.json"
+    record(root, base)
+    (root / "MEMORY.md").write_text(idx("- [A](a.md) — hook", "- [Gone](gone.md) — x", "- [New](new.md) — y"), encoding="utf-8")
+    assert shown(root, base) == [("P101", "MEMORY.md", 5)]
+    assert run("check", str(root), "--isolated", "--baseline", str(base)).returncode == 1
+
+
+def test_identical_lines_are_counted(tmp_path):
+    twice = with_(ENG, MEMORY_DOT_md=idx("- [A](a.md) — hook", "- [Gone](gone.md) — x", "- [Gone](gone.md) — x"))
+    root = make_store(tmp_path / "mem", twice)
+    base = tmp_path / "baseline.json"
+    record(root, base)
+    assert [f["rule"] for f in json.loads(base.read_text())["stores"][0]["findings"]].count("P101") == 2
+    (root / "MEMORY.md").write_text(idx("- [A](a.md) — hook", "- [Gone](gone.md) — x"), encoding="utf-8")
+    assert shown(root, base) == []
+    (root / "MEMORY.md").write_text(idx("- [A](a.md) — hook", *["- [Gone](gone.md) — x"] * 3), encoding="utf-8")
+    assert [c for c, _, _ in shown(root, base) if c == "P101"] == ["P101"]
+
+
+def test_cap_findings_survive_moving_lines(tmp_path):
+    pad = ["<!-- pad -->"] * 210
+    root = make_store(tmp_path / "mem", with_(ENG, MEMORY_DOT_md=idx("- [A](a.md) — hook", *pad)))
+    base = tmp_path / "baseline.json"
+    record(root, base)
+    (root / "MEMORY.md").write_text(idx("<!-- top -->", "- [A](a.md) — hook", *pad[:-3]), encoding="utf-8")
+    assert [x for x in shown(root, base) if x[0] == "I102"] == []
+
+
+def test_each_store_has_its_own_records(tmp_path):
+    one = make_store(tmp_path / "one", STORE)
+    two = make_store(tmp_path / "two", with_(ENG, **{"b.md": N("b")}))
+    base = tmp_path / "baseline.json"
+    record(one, base)
+    assert [c for c, _, _ in shown(two, base)] == ["P106"]
+
+
+def test_bad_baseline_files_exit_2(tmp_path):
+    root = make_store(tmp_path / "mem", STORE)
+    for name, data in (("missing.json", None), ("text.json", "not json"), ("other.json", '{"format": "x"}'),
+                       ("shape.json", '{"format": "mmlint.baseline/1", "stores": [{"store": 1}]}')):
+        path = tmp_path / name
+        if data is not None:
+            path.write_text(data)
+        proc = run("check", str(root), "--isolated", "--baseline", str(path))
+        assert proc.returncode == 2, name
+        assert name in proc.stderr and "Traceback" not in proc.stderr
+    proc = run("check", str(root), "--baseline", str(path), "--write-baseline", str(path))
+    assert proc.returncode == 2
+
+
+def test_fingerprint_ignores_line_numbers_and_spacing():
+    from mmlint import baseline
+    from mmlint.model import FileRecord, Span, Store
+    from mmlint.rules import Diagnostic
+
+    def fp(data: bytes, line: int) -> str:
+        store = Store(root="/x", dialect="engramory", files={"a.md": FileRecord("a.md", "note", len(data), data)})
+        d = Diagnostic("P101", "dangling-pointer", "error", Span("a.md", line, 1), "m")
+        return baseline.fingerprints(store, [d])[0]
+
+    assert fp(b"x\n- [a](b.md)  hook\n", 2) == fp(b"\n\n\n-  [a](b.md) hook\r\n", 4)
+    assert fp(b"- [a](b.md)\n", 1) != fp(b"- [a](c.md)\n", 1)
