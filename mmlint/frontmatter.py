@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mmlint.textutil import split_lines
+from mmlint.textutil import echo, split_lines
 
 #: Values that the restricted grammar writes plainly only when they avoid these.
 _PLAIN_START = set("-?:,[]{}#&*!|>'\"%@`")
@@ -69,6 +69,7 @@ class FMProblem:
     message: str
     line: int
     column: int = 1
+    hint: str | None = None
 
 
 @dataclass
@@ -142,7 +143,15 @@ def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem
         if back % 2 == 1:
             problems.append(FMProblem("F102", f"unclosed quote in frontmatter value for {key!r} (the closing {q} is escaped)", line, col))
         return inner, q
-    problems.append(FMProblem("F102", f"unclosed quote in frontmatter value for {key!r}", line, col))
+    close = value.find(q, 1)
+    if close > 0:
+        problems.append(FMProblem("F102", f"value of {key!r} opens with a quoted part and goes on after it ({echo(value, 40)}): "
+                                          "YAML rejects it, line-based readers keep the quotes", line, col,
+                                  hint="quote the whole value with the other quote character: " + key + ": '" + (value if len(value) <= 60 else value[:60] + " ...") + "'"
+                                  if ("'" if q == '"' else '"') not in value else "rephrase so the value does not start with a quote"))
+    else:
+        problems.append(FMProblem("F102", f"unclosed quote in frontmatter value for {key!r}", line, col,
+                                  hint=f"close the {q} at the end of the value, or remove it"))
     return value[1:], q
 
 

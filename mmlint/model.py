@@ -185,6 +185,7 @@ class Problem:
     message: str
     span: Span
     severity: str | None = None
+    hint: str | None = None
 
 
 @dataclass

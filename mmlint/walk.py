@@ -60,7 +60,15 @@ def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, 
     Decides from ``fstat`` first; a file over the limit is not read.
     """
     try:
-        fd = os.open(path, os.O_RDONLY)
+        st = os.stat(path)
+    except OSError as exc:
+        return None, 0, exc.strerror or str(exc)
+    if not stat.S_ISREG(st.st_mode):
+        return None, 0, "not a regular file (a FIFO, socket or device is never opened)"
+    try:
+        # O_NONBLOCK: if the file was swapped for a FIFO since the stat, the
+        # open returns at once instead of waiting for a writer.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         return None, 0, exc.strerror or str(exc)
     try:

@@ -141,3 +141,15 @@ def test_pathological_brackets_are_linear():
         links(text)
         body_links(text)
         assert time.perf_counter() - t0 < 3.0
+
+
+def test_fifo_in_store_is_reported_not_opened(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "MEMORY.md").write_text("# Memory Index\n- [A](user_a.md)\n")
+    os.mkfifo(tmp_path / "user_a.md")
+    proc = subprocess.run([sys.executable, "-m", "mmlint", "check", str(tmp_path), "--profile", "upstream"],
+                          capture_output=True, text=True, timeout=20)
+    assert "S102" in proc.stdout and "not a regular file" in proc.stdout

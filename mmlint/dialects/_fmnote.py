@@ -86,7 +86,7 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
         head, body_raw = "", text
     else:
         for p in fm.problems:
-            problems.append(Problem(p.code, p.message, Span(path, p.line, p.column)))
+            problems.append(Problem(p.code, p.message, Span(path, p.line, p.column), hint=p.hint))
         head = text[: fm.body_offset] if fm.close_raw is not None else text
         body_raw = text[fm.body_offset:] if fm.close_raw is not None else ""
         extra: dict[str, Any] = {}

@@ -220,7 +220,7 @@ def read_index(path: str, data: bytes) -> Index:
     section = None
     h_iter = iter(idx.headings)
     h_next = next(h_iter, None)
-    code_lines = _code_lines(toks)
+    html_lines = _html_lines(toks)
     for lineno in range(1, len(lines) + 1):
         while h_next is not None and h_next[0] <= lineno:
             if h_next[1] >= 2:
@@ -240,7 +240,7 @@ def read_index(path: str, data: bytes) -> Index:
             e.data["resolution"] = kind
             idx.entries.append(e)
         raw = lines[lineno - 1].strip()
-        if not line_links and raw and lineno not in heads and lineno not in code_lines:
+        if not line_links and raw and lineno not in heads and lineno not in html_lines:
             idx.prose.append((lineno, lines[lineno - 1].rstrip("\r")))
     return idx
 
@@ -252,10 +252,11 @@ def _wiki_target(inner: str) -> str | None:
     return target if target.lower().endswith(".md") else target + ".md"
 
 
-def _code_lines(toks: list[Any]) -> set[int]:
+def _html_lines(toks: list[Any]) -> set[int]:
+    """1-based lines of HTML blocks (comments): not content, not pointers."""
     out: set[int] = set()
     for t in toks:
-        if t.type in ("fence", "code_block", "html_block") and t.map:
+        if t.type == "html_block" and t.map:
             out.update(range(t.map[0] + 1, t.map[1] + 1))
     return out
 

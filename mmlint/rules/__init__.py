@@ -312,7 +312,7 @@ def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diag
             raise KeyError(f"reader problem with unregistered rule code {p.code}")
         if not runs_on(r, store, options):
             continue
-        d = _stamp(r, p.span, p.message, None, None, options)
+        d = _stamp(r, p.span, p.message, p.hint, None, options)
         if p.severity and p.code not in options.severity and r.name not in options.severity:
             d.severity = p.severity
         out.append(d)

@@ -142,6 +142,8 @@ def missing_frontmatter(ctx: Context):
     """
     for n in ctx.store.notes:
         lay = n.layout
+        if "\x00" in n.body:
+            continue  # S107 reports a NUL-filled (crashed) note
         if getattr(lay, "fm", "x") is None and not n.path.endswith("-history.md") and n.path.split("/", 1)[0].lower() not in ("archive", "templates"):
             if n.body.lstrip("\n").startswith("---"):
                 hint = "remove the blank line(s) before '---': the fence must be the first line"
@@ -173,7 +175,7 @@ def missing_required_key(ctx: Context):
             continue
         for err in _schema_errors(ctx, n):
             if err.keyword == "required":
-                yield Finding(Span(n.path, 1, 1), f"{err.message} [{err.pointer}]")
+                yield Finding(Span(n.path, 1, 1), f"{err.message} (schema path {err.pointer})")
 
 
 @rule("F112", "invalid-field-value", ERROR, dialects=_FM)
@@ -199,7 +201,7 @@ def invalid_field_value(ctx: Context):
         for err in errors:
             if err.keyword == "format" and err.key in misshapen:
                 continue  # the value's shape is wrong already; one finding per value
-            yield Finding(_key_span(n, err.key, rev.get(err.key, err.key)), f"{err.message} [{err.pointer}]")
+            yield Finding(_key_span(n, err.key, rev.get(err.key, err.key)), f"{err.message} (schema path {err.pointer})")
 
 
 #: Keys Claude Code itself writes; not "unknown" in the claude-code profile.
@@ -289,6 +291,10 @@ def missing_why_how(ctx: Context):
             continue
         why, how, near_why, near_how = _labels(n.body)
         span = n.spans.get("type") or Span(n.path, 1, 1)
+        if not why and not how and not near_why and not near_how:
+            yield Finding(span, f"{n.type} note has no 'Why:' and no 'How to apply:' line",
+                          hint="add '**Why:** ...' (the reason) and '**How to apply:** ...' (when and how to use it)")
+            continue
         if not why:
             hint = "found a 'Why' label without the 'Why:' form: add a colon, e.g. **Why:**" if near_why else "add a '**Why:** ...' line"
             yield Finding(span, f"{n.type} note has no 'Why:' line", hint=hint)
@@ -320,8 +326,8 @@ _LABEL_REST = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*(why|
 @rule("F116", "empty-why-how", WARNING, dialects=("engramory",), profiles=("upstream", "claude-code"))
 def empty_why_how(ctx: Context):
     """A ``Why:`` or ``How to apply:`` label with nothing after it (on its
-    line or on the following lines before the next label, heading or blank
-    line), or only an HTML comment.
+    line or below it, blank lines allowed, before the next label or
+    heading), or only an HTML comment.
 
     Why: the label satisfies the reference doctor but tells the next session
     nothing; scaffolds left unfilled look complete.
@@ -339,9 +345,14 @@ def empty_why_how(ctx: Context):
                 continue
             rest = re.sub(r"<!--.*?-->", "", lm.group(2)).strip(" *_")
             j = i + 1
-            while not rest and j < len(lines) and lines[j].strip() and not _LABEL_REST.match(lines[j]) and not lines[j].lstrip().startswith("#"):
-                rest = re.sub(r"<!--.*?-->", "", lines[j]).strip(" *_-")
+            while not rest and j < len(lines):
+                nxt = lines[j]
                 j += 1
+                if not nxt.strip():
+                    continue  # the content may follow a blank line (a list, a paragraph)
+                if _LABEL_REST.match(nxt) or nxt.lstrip().startswith("#"):
+                    break
+                rest = re.sub(r"<!--.*?-->", "", nxt).strip(" *_-")
             if not rest:
                 label = "Why" if lm.group(1).lower() == "why" else "How to apply"
                 yield Finding(Span(n.path, offset + i + 1, 1), f"'{label}:' label has no content")

@@ -133,7 +133,8 @@ _REF_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]*\S")
 
 @rule("I105", "index-prose", INFO, dialects=("engramory",))
 def index_prose(ctx: Context):
-    """An index line is neither a pointer, a heading nor blank.
+    """Index lines that are neither pointers, headings nor blank (one finding
+    per run of such lines; tables and code blocks count too).
 
     Why: the index is loaded whole every session; prose there is note content
     leaking into the always-loaded budget (engramory SKILL §3).
@@ -143,13 +144,19 @@ def index_prose(ctx: Context):
     idx = ctx.store.index
     if idx is None:
         return
-    for line, text in idx.prose:
+    block: list[int] = []
+    for line, text in idx.prose + [(10**9, "")]:
         stripped = text.strip()
-        if stripped.startswith(">") or stripped.startswith("<!--") or stripped.startswith("|") or stripped in ("---", "***"):
-            continue
-        if _REF_DEF.match(text):
-            continue  # a link reference definition: the target of a pointer
-        yield Finding(Span(idx.path, line, 1), "index line holds content, not a pointer to a note")
+        # blockquote headers, comments, rules and link reference definitions are not content
+        skip = stripped.startswith(">") or stripped.startswith("<!--") or stripped in ("---", "***") or bool(_REF_DEF.match(text))
+        if block and (line != block[-1] + 1 or skip or not stripped):
+            first, last = block[0], block[-1]
+            where = f"line {first} holds" if first == last else f"lines {first}-{last} hold"
+            yield Finding(Span(idx.path, first, 1, last, None), f"index {where} content, not pointers to notes",
+                          hint="move the content into a note and point at it")
+            block = []
+        if stripped and not skip:
+            block.append(line)
 
 
 @rule("I106", "duplicate-pointer", INFO, dialects=("engramory",))

@@ -220,9 +220,27 @@ def frontmatter_not_yaml(ctx: Context):
             continue
         fm = n.layout.fm
         bad = next((it for it in fm.items for r in it.raw if _risky(r)), None)
-        line = bad.line if bad is not None else 1
-        yield Finding(Span(n.path, line, 1), f"frontmatter is not valid YAML ({echo(view[1], 100)[1:-1]}); Claude Code drops it",
-                      hint="quote the value (single quotes) or remove the tab indentation")
+        line, col, hint = _yaml_cause(bad)
+        yield Finding(Span(n.path, line, col), f"frontmatter is not valid YAML ({echo(view[1], 100)[1:-1]}); Claude Code drops it",
+                      hint=hint)
+
+
+def _yaml_cause(item: Any) -> tuple[int, int, str]:
+    """``(line, column, hint)`` for the first line YAML is likely to reject."""
+    if item is None:
+        return 1, 1, "quote values that hold ': ', ' #' or start with a quote or [ { & * ! | >"
+    raw = item.raw[0].rstrip("\r")
+    indent = raw[: len(raw) - len(raw.lstrip())]
+    if "\t" in indent:
+        return item.line, 1, "indent with spaces: YAML forbids tabs in indentation"
+    value_start = item.value_col - 1
+    rest = raw[value_start:]
+    k = rest.find(": ")
+    if k >= 0:
+        return item.line, value_start + k + 1, "a ': ' inside an unquoted value starts a mapping in YAML: single-quote the whole value"
+    if rest[:1] in ("'", '"'):
+        return item.line, value_start + 1, "the value starts with a quote but goes on after it: single-quote the whole value (double any ' inside)"
+    return item.line, value_start + 1, f"a value starting with {rest[:1]!r} means something else in YAML: single-quote it"
 
 
 def _text(value: Any) -> str | None:

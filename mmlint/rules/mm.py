@@ -111,7 +111,7 @@ def invalid_entry_field(ctx: Context):
         for err in validate("mm.entry", inst):
             if err.key in ("topic", "file"):
                 continue  # M101 / M102 say it better
-            yield Finding(n.spans.get(err.key) or Span(n.path, 1, 1), f"{err.message} [{err.pointer}]")
+            yield Finding(n.spans.get(err.key) or Span(n.path, 1, 1), f"{err.message} (schema path {err.pointer})")
 
 
 @rule("M110", "invalid-memory-id", ERROR, dialects=("mm",))

@@ -9,6 +9,9 @@ from mmlint.model import Span
 from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule
 from mmlint.textutil import echo
 
+#: mmlint's own files (configuration, baselines, carriers) that may sit in a store.
+_OWN_FILES = frozenset({".mmlint.toml", "mmlint.toml", "pyproject.toml", ".mmlint-baseline.json",
+                        ".mmlint-index-lines.txt", ".pre-commit-config.yaml"})
 _RECALL_SLUG = re.compile(r"^[a-z0-9-]+\.md\Z")
 _TYPES = ("feedback", "project", "reference", "user")
 
@@ -60,12 +63,16 @@ def name_slug_mismatch(ctx: Context):
     differences (case, ``_`` vs ``-``, a type prefix matching ``type``).
 
     Why: wikilinks and tools that key notes by name will not find the file.
+    In the claude-code profile a name with spaces is a title written by an
+    older Claude Code release, not a slug, and is not compared.
     Bad: ``name: deploy-rules`` in ``project_release_train.md``
     Good: ``name: release-train`` in ``project_release_train.md``
     """
     for n in ctx.store.notes:
-        if n.name is None or n.path.endswith("-history.md"):
-            continue
+        if not n.name or not n.name.strip() or n.name[0] in "'\"" or n.path.endswith("-history.md"):
+            continue  # blank (F112) or quote-broken (F102) names are reported there
+        if ctx.store.profile == "claude-code" and any(c.isspace() for c in n.name.strip()):
+            continue  # older Claude Code releases wrote a human title as the name
         slug = _norm_slug(n.slug)
         name = _norm_slug(n.name.strip())
         if slug == name:
@@ -96,7 +103,8 @@ def unsafe_segment(ctx: Context):
             check = seg[:-3] if i == len(parts) - 1 and seg.endswith(".md") else seg
             why = segment_problem(check)
             if why:
-                yield Finding(Span(n.path, 1, 1), f"path segment {echo(check)} {why}")
+                what = "file name" if i == len(parts) - 1 else "folder name"
+                yield Finding(Span(n.path, 1, 1), f"{what} {echo(check)}: {why}")
 
 
 @rule("N105", "category-too-deep", ERROR, dialects=("workspace",))
@@ -153,8 +161,8 @@ def duplicate_slug(ctx: Context):
             continue  # two files at the root: N106 reports the collision
         if key in seen:
             other = seen[key]
-            how = "" if other.rsplit("/", 1)[-1] == base else " up to case or Unicode normalisation"
-            yield Finding(Span(n.path, 1, 1), f"note file name {echo(base)} is also used{how} by {echo(other)}")
+            how = "" if other.rsplit("/", 1)[-1] == base else " (up to case or Unicode normalisation)"
+            yield Finding(Span(n.path, 1, 1), f"file name {echo(base)} is also the file name{how} of {echo(other)}, in another folder")
         else:
             seen[key] = n.path
 
@@ -179,8 +187,9 @@ def non_note_file(ctx: Context):
 
     Why: it is invisible to the memory tools: if it holds a memory, that
     memory is never recalled. Ledgers (``.engramory-*.jsonl``), a top-level
-    ``README.md`` and ``archive/``/``templates/`` are expected and not
-    reported.
+    ``README.md``, the index of a nested store (``agents/x/MEMORY.md``, a
+    Claude Code subagent store), mmlint's own files and ``archive/`` /
+    ``templates/`` are expected and not reported.
     Bad: ``notes.txt`` with a fact in it
     Good: move the fact into a note.
     """
@@ -189,7 +198,8 @@ def non_note_file(ctx: Context):
             continue
         name = path.rsplit("/", 1)[-1]
         top = path.split("/", 1)[0].lower() if "/" in path else ""
-        if top in ("archive", "templates") or re.match(r"^\.engramory-[a-z0-9-]+\.(jsonl|json)$", name) or path.lower() == "readme.md":
+        if top in ("archive", "templates") or re.match(r"^\.engramory-[a-z0-9-]+\.(jsonl|json)$", name) \
+                or path.lower() == "readme.md" or name in _OWN_FILES or name == "MEMORY.md":
             continue
         if ctx.store.dialect == "mm" and not path.startswith("memories/"):
             continue

@@ -17,6 +17,8 @@ from mmlint.textutil import echo
 from mmlint.walk import inside
 
 _SKIP_TOP = ("archive", "templates")
+#: File-name prefixes that name a note's type (``feedback_x.md``, ``ref_x.md``).
+_TYPE_PREFIXES = ("user", "feedback", "project", "reference", "ref", "knowledge")
 
 
 def _entries(ctx: Context, kind: str = "link"):
@@ -157,10 +159,15 @@ def _links_between_notes(ctx: Context) -> tuple[dict[str, set[str]], list[tuple[
     by_stem: dict[str, str] = {}
     by_fold: dict[str, str] = {}
     by_name: dict[str, str] = {}
+    by_prefixless: dict[str, str] = {}
     for n in notes:
         stem = n.path.rsplit("/", 1)[-1][:-3]
         by_stem.setdefault(stem, n.path)
-        by_fold.setdefault(stem.casefold().replace("_", "-"), n.path)
+        folded = stem.casefold().replace("_", "-")
+        by_fold.setdefault(folded, n.path)
+        prefix, _, rest = folded.partition("-")
+        if rest and prefix in _TYPE_PREFIXES:
+            by_prefixless.setdefault(rest, n.path)  # [[slug]] for feedback_slug.md, as Claude Code names notes
         if n.name:
             by_name.setdefault(n.name.strip().casefold().replace("_", "-").replace(" ", "-"), n.path)
     linked: dict[str, set[str]] = {}
@@ -176,8 +183,8 @@ def _links_between_notes(ctx: Context) -> tuple[dict[str, set[str]], list[tuple[
                 if not target:
                     continue
                 stem = target[:-3] if target.lower().endswith(".md") else target
-                hit = by_stem.get(stem) or by_fold.get(stem.casefold().replace("_", "-")) or \
-                    by_name.get(stem.casefold().replace("_", "-").replace(" ", "-"))
+                key = stem.casefold().replace("_", "-")
+                hit = by_stem.get(stem) or by_fold.get(key) or by_name.get(key.replace(" ", "-")) or by_prefixless.get(key)
                 if "/" in stem and hit is None and (stem + ".md") in ctx.store.files:
                     hit = stem + ".md"
                 wikis.append((n, link, hit, offset))
@@ -289,7 +296,9 @@ def pointer_not_note(ctx: Context):
         if e.target.lower().endswith(".md"):
             continue
         full = os.path.join(root, e.target)
-        what = "a folder" if os.path.isdir(full) else ("a non-markdown file" if os.path.exists(full) else "a non-markdown path")
+        if not os.path.exists(full):
+            continue  # P101 reports the missing target
+        what = "a folder" if os.path.isdir(full) else "a non-markdown file"
         yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} leads to {what}, not a note")
 
 
@@ -299,7 +308,8 @@ def dangling_wikilink(ctx: Context):
 
     Why: forward references are allowed, but a typo looks the same; this
     lists them. Wikilinks resolve by file stem, then ignoring case and
-    ``-``/``_``, then by the notes' ``name:`` values.
+    ``-``/``_``, then by the notes' ``name:`` values, then by the stem without
+    a type prefix (``[[testing]]`` reaches ``feedback_testing.md``).
     Bad: ``[[deploy-notes]]`` with no such note
     Good: ``[[deploy_notes]]`` naming ``deploy_notes.md``.
     """

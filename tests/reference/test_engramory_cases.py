@@ -396,8 +396,8 @@ CASES: list[Case] = [
                 exit=0, count={"F115": 1}, text=("5 feedback/project note(s)", "+2 more")),)),
     # ------------------------------------------------------------ doctor: Why/How
     Case(70, Y, "feedback with the body \"do the thing\"", "1, `Why:`", "differ", SEVERITY,
-         (Probe({**A, "a-note.md": N("a-note", "feedback", "do the thing\n")}, exit=0, must=("F114",),
-                text=("no 'Why:' line",)),)),
+         (Probe({**A, "a-note.md": N("a-note", "feedback", "do the thing\n")}, exit=0, count={"F114": 1},
+                text=("no 'Why:' and no 'How to apply:' line",)),)),
     Case(71, Y, "feedback with `**Why:** reason` and `**How to apply:** step`", "0", "agree", "",
          (Probe({**A, "a-note.md": N("a-note", "feedback", "**Why:** reason\n\n**How to apply:** step\n")}, exit=0,
                 must_not=("F114", "F116")),)),
@@ -418,10 +418,10 @@ CASES: list[Case] = [
     Case(76, Y, "one prose line mentioning `Why:` and `How to apply:`", "1, `must carry a 'Why:' line`", "differ",
          SEVERITY,
          (Probe({**A, "a-note.md": N("a-note", "feedback", "explaining the Why: it matters and How to apply: it\n")},
-                exit=0, count={"F114": 2}, text=("no 'Why:' line",)),)),
+                exit=0, count={"F114": 1}, text=("no 'Why:' and no 'How to apply:' line",)),)),
     Case(77, Y, "`Why:` and `How to apply:` only in the frontmatter", "1, both messages", "differ", SEVERITY,
          (Probe({**A, "a-note.md": N("a-note", "feedback", "body\n", extra="Why: in-fm\nHow to apply: in-fm\n")},
-                exit=0, count={"F114": 2}),)),
+                exit=0, count={"F114": 1}, text=("no 'Why:' and no 'How to apply:' line",)),)),
     # ------------------------------------------------------------ guard
     Case(78, G, "a Write to `other.txt` of 500 lines", "silent", "agree",
          "index caps apply to the index only; `other.txt` is an auxiliary file",
@@ -501,10 +501,10 @@ CASES: list[Case] = [
     Case(109, P, "`[B](b.MD)` with the file `b.MD`", "1, a false orphan", "differ", "the extension matches in any case (W1)",
          (Probe({"MEMORY.md": I("- [B](b.MD) — h"), "b.MD": N("b")}, exit=0, must_not=("P106",)),)),
     Case(110, P, "`[T](missing.txt)` or `[N](noext)`", "ignored", "differ",
-         "a local pointer to a missing file dangles whatever its extension (P101), and one that is not a note is "
-         "named as such (P108)",
-         (Probe({"MEMORY.md": I("- [T](missing.txt) — h")}, exit=1, must=("P101", "P108")),
-          Probe({"MEMORY.md": I("- [N](noext) — h")}, exit=1, must=("P101", "P108")))),
+         "a local pointer to a missing file dangles whatever its extension (P101); one to an existing file that is "
+         "not a note is named as such (P108)",
+         (Probe({"MEMORY.md": I("- [T](missing.txt) — h")}, exit=1, must=("P101",), must_not=("P108",)),
+          Probe({"MEMORY.md": I("- [N](noext) — h"), "noext": "data"}, exit=0, must=("P108",)))),
     Case(111, P, "`s3://bucket/x.md`", "ISSUE, non-remote scheme", "agree", "",
          (Probe({"MEMORY.md": I("- [S](s3://bucket/x.md) — h")}, exit=1, must=("P103",)),)),
     Case(112, P, "`- [[a]]` in MEMORY.md", "orphan", "differ", "an index wikilink is a pointer",
@@ -540,7 +540,7 @@ CASES: list[Case] = [
                 must_not=("F114",)))),
     Case(122, P, "Why/How only inside a code fence", "clean", "differ",
          "labels in code do not count (W10); F114 is a warning",
-         (Probe({**A, "a-note.md": N("a-note", "feedback", "```\n" + WH + "```\n")}, exit=0, count={"F114": 2}),)),
+         (Probe({**A, "a-note.md": N("a-note", "feedback", "```\n" + WH + "```\n")}, exit=0, count={"F114": 1}),)),
     Case(123, P, "`   ---` opening fence", "accepted", "differ", "the opening fence is `---` at column 0, like the "
          "closing one (W9)",
          (Probe({**A, "a-note.md": "   " + N("a-note")}, exit=1, must=("F109",)),)),

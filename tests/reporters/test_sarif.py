@@ -189,9 +189,9 @@ def test_fingerprints_survive_a_blank_line_inserted_above_the_findings(tmp_path)
 
 @needs_corpus
 def test_real_store_has_the_github_shape(tmp_path):
-    results = sarif_check(CORPUS / "real" / "a-claude" / "gonogo", tmp_path)
-    assert {r["ruleId"] for r in results} == {"N103"}
-    assert all(r["level"] == "note" for r in results)
+    results = sarif_check(CORPUS / "real" / "a-claude" / "testbench-gb300", tmp_path)
+    assert {r["ruleId"] for r in results} == {"P106", "P109"}
+    assert {r["level"] for r in results} == {"error", "note"}
 
 
 def test_hostile_file_names_on_disk(store, tmp_path):
