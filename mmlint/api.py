@@ -47,8 +47,9 @@ class StoreResult:
 
     @property
     def files(self) -> int:
-        """Notes plus the index: the files the rules read."""
-        return len(self.store.notes) + (1 if self.store.index is not None else 0)
+        """Every file of the store (notes, index, auxiliary files, and files
+        that could not be read)."""
+        return len(self.store.files)
 
 
 @dataclass
@@ -109,6 +110,11 @@ def choose(root: str, dialect: str | None = None, profile: str | None = None) ->
     except UnknownDialect as exc:
         raise CheckError(str(exc)) from None
     if not found:
+        nested = _nested_stores(root)
+        if nested:
+            listed = "\n".join(f"  - {p}" for p in nested[:10]) + ("\n  ..." if len(nested) > 10 else "")
+            raise CheckError(f"{root}: not a memory store itself, but these folders below it are:\n{listed}\n"
+                             "pass them as PATHs")
         raise CheckError(f"{root}: not a recognisable memory store (no MEMORY.md with pointers, no mm headers, "
                          "no notes with frontmatter); pass --dialect to read it anyway")
     best = found[0]
@@ -122,6 +128,19 @@ def choose(root: str, dialect: str | None = None, profile: str | None = None) ->
             raise CheckError(str(exc)) from None
         return best.dialect, profile, best
     return best.dialect, best.profile, best
+
+
+def _nested_stores(root: str, depth: int = 3) -> list[str]:
+    """Folders below ``root`` (at most ``depth`` levels) that hold a MEMORY.md."""
+    out = []
+    base = root.rstrip(os.sep).count(os.sep)
+    for dirpath, dirnames, files in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        if dirpath.count(os.sep) - base >= depth:
+            dirnames[:] = []
+        if "MEMORY.md" in files and dirpath != root:
+            out.append(dirpath)
+    return out
 
 
 def read_store(found: Found, dialect: str | None = None, profile: str | None = None) -> StoreResult:

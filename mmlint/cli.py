@@ -290,9 +290,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(json.dumps(ruledocs.listing(), ensure_ascii=False, indent=2))
     else:
         for r in ruledocs.listing():
-            where = ",".join(r["dialects"]) if r["dialects"] else "all"
-            if r["profiles"]:
-                where += "[" + ",".join(r["profiles"]) + "]"
+            dialects = r["dialects"] or ["all"]
+            where = ",".join(d + ("[" + ",".join(r["profiles"]) + "]" if r["profiles"] and d == "engramory" else "")
+                             for d in dialects)
             print(f"{r['code']}  {r['name']:<26} {r['severity']:<8} {where:<28} {r['summary']}")
     return EXIT_OK
 

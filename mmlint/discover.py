@@ -101,7 +101,7 @@ def find_store(cwd: str | None = None, env: dict[str, str] | None = None, home: 
         NoStore: nothing found; the exception lists every place tried.
     """
     cwd = os.path.abspath(cwd or os.getcwd())
-    candidates = [("the current folder (holds MEMORY.md)", cwd, True),
+    candidates = [("the current folder holds MEMORY.md", cwd, True),
                   ("a workspace store at ./memory/", os.path.join(cwd, "memory"), False),
                   ("a project Claude Code folder at ./.claude/memory/", os.path.join(cwd, ".claude", "memory"), False)]
     for d in claude_project_dirs(cwd, home):

@@ -55,10 +55,12 @@ def sections(doc: str) -> dict[str, str]:
 
 
 def _scope(r: rules.Rule) -> str:
-    d = ", ".join(sorted(r.dialects)) if r.dialects else "all dialects"
-    if r.profiles:
-        d += f" (profiles: {', '.join(sorted(r.profiles))})"
-    return d
+    """Where a rule applies: ``all dialects`` or ``engramory (recall-v1,
+    upstream), workspace`` (profiles belong to engramory)."""
+    if not r.dialects:
+        return "all dialects"
+    profiles = f" ({', '.join(sorted(r.profiles))})" if r.profiles else ""
+    return ", ".join(d + (profiles if d == "engramory" else "") for d in sorted(r.dialects))
 
 
 def listing() -> list[dict[str, Any]]:

@@ -17,8 +17,9 @@ Shape (counts always match the children)::
 One ``<testsuite>`` per store (named by its folder), one ``<testcase>`` per
 checked file (the index, every note, and any other file a diagnostic names),
 sorted by path; a file without diagnostics is a passing testcase. Each
-diagnostic, whatever its severity, is a ``<failure>`` of its file, in report
-order. ``failures`` counts failing testcases. Paths are relative to the current
+error or warning is a ``<failure>`` of its file, in report order; info
+findings go to the testcase's ``<system-out>`` so that they never turn a
+build red. ``failures`` counts failing testcases. Paths are relative to the current
 directory and shown as the text format shows them
 (:func:`mmlint.textutil.safe_path_text`: a newline in a file name reads
 ``\\n``). Characters XML 1.0 cannot hold (controls, lone surrogates, U+FFFE,
@@ -69,13 +70,19 @@ def tree(result: Any, cwd: str) -> Any:
         for path in sorted(found):
             shown = xml_text(safe_path_text(path))
             case = ET.SubElement(suite, "testcase", classname=where, name=shown, file=shown)
+            notes = []
             for x in found[path]:
                 d = x.diagnostic
                 body = f"{shown}:{d.span.line}:{d.span.column}: {d.code} {d.severity} {xml_text(d.message)}"
                 if d.hint:
                     body += f"\nhint: {xml_text(d.hint)}"
-                ET.SubElement(case, "failure", type=d.code, message=xml_text(d.message)).text = body
-        bad = sum(1 for p in found if found[p])
+                if d.severity == "info":
+                    notes.append(body)
+                else:
+                    ET.SubElement(case, "failure", type=d.code, message=xml_text(d.message)).text = body
+            if notes:
+                ET.SubElement(case, "system-out").text = "\n".join(notes)
+        bad = sum(1 for p in found if any(x.diagnostic.severity != "info" for x in found[p]))
         suite.attrib.update(tests=str(len(found)), failures=str(bad), errors="0", skipped="0")
         tests, failing = tests + len(found), failing + bad
     root.attrib.update(tests=str(tests), failures=str(failing), errors="0")

@@ -274,3 +274,30 @@ def index_symlink(ctx: Context):
     full = os.path.join(ctx.store.root, "MEMORY.md")
     if os.path.islink(full) and ctx.store.files.get("MEMORY.md") is not None and ctx.store.files["MEMORY.md"].kind == "index":
         yield Finding(Span("MEMORY.md", 1, 1), "MEMORY.md is a symlink; engramory's sync gate refuses it")
+
+
+@rule("I110", "long-entry", INFO, dialects=("engramory",))
+def long_entry(ctx: Context):
+    """An index pointer line is longer than 200 characters (code points;
+    configurable: caps ``entry_chars``).
+
+    Why: the index is loaded whole every session; a long hook spends the
+    shared budget on one memory and reads as content rather than a pointer
+    (engramory SKILL §3: one short hook per line).
+    Bad: a 1,371-character hook after ``- [Spec](spec.md) —``
+    Good: a one-line hook that says when to open the note; the rest in the note.
+    """
+    idx = ctx.store.index
+    if idx is None:
+        return
+    limit = int(ctx.options.caps.get("entry_chars", 200))
+    lines = idx.text.split("\n")
+    seen = set()
+    for e in idx.entries:
+        if e.kind != "link" or e.span.line in seen:
+            continue
+        seen.add(e.span.line)
+        n = len(lines[e.span.line - 1].rstrip("\r"))
+        if n > limit:
+            yield Finding(Span(idx.path, e.span.line, limit + 1), f"pointer line is {n} characters long (over {limit})",
+                          hint="shorten the hook; move the detail into the note")

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, SAFE, WARNING, Context, Finding, Fix, rule
+from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, rule
 from mmlint.textutil import echo, encode, to_lf
 
 _FM = ("engramory", "workspace")
@@ -382,3 +382,28 @@ def mm_header_dropped(ctx: Context):
         if key not in ("title", "mm-id", "mm-version", "mm-kind", "mm-caps"):
             line = next((i for i, raw in enumerate(idx.text.split("\n"), 1) if raw.startswith(">") and key + ":" in raw), 1)
             yield Finding(Span(idx.path, line, 1), f"header line '> {key}:' is discarded by the mm reference on its next write")
+
+
+@rule("X111", "past-recall-cut", INFO, dialects=("engramory",), profiles=("claude-code",))
+def past_recall_cut(ctx: Context):
+    """A note longer than what Claude Code shows when it surfaces a memory
+    by itself: 200 lines or 4,096 bytes (configurable: caps
+    ``recall_lines``, ``recall_bytes``).
+
+    Why: a note recalled automatically is reportedly cut there
+    (claude-code-notes.md); what follows reaches the agent only when it
+    opens the file on purpose. Put what matters first, or split the note.
+    Bad: a 33 KB reference note whose key rule is at the end
+    Good: the rule in the first lines; long detail in a separate note.
+    """
+    max_lines = int(ctx.options.caps.get("recall_lines", 200))
+    max_bytes = int(ctx.options.caps.get("recall_bytes", 4096))
+    for n in ctx.store.notes:
+        rec = ctx.store.files.get(n.path)
+        if rec is None or rec.data is None:
+            continue
+        lines = rec.data.count(b"\n") + (0 if rec.data.endswith(b"\n") else 1)
+        if lines > max_lines or len(rec.data) > max_bytes:
+            what = f"{lines} lines" if lines > max_lines else f"{len(rec.data)} bytes"
+            yield Finding(Span(n.path, 1, 1), f"note is {what}; Claude Code cuts an automatically recalled note at "
+                                              f"{max_lines} lines / {max_bytes} bytes")

@@ -214,8 +214,8 @@ def missing_final_newline(ctx: Context):
             continue
         dec = decode(rec.data)
         text = dec.text.replace("\r", "\n") if dec.newline == "\r" else dec.text
-        if text.endswith("\n"):
-            continue
+        if not text or text.endswith("\n"):
+            continue  # an empty note is S108's
         nl = dec.newline if dec.newline in ("\r\n", "\r") else "\n"
         last = text.rsplit("\n", 1)[-1]
         yield Finding(Span(rec.path, count_lines(text), len(last) + 1), "file does not end with a line break",

@@ -85,6 +85,7 @@ CASES: dict[str, Case] = {
     "I107": Case("workspace", None, with_(WS, **{"乙.md": WS_NOTE.replace("甲", "乙")}), WS),
     "I108": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": None, "memory.md": ENG["MEMORY.md"]}), ENG),
     "I109": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": LINK("index-real.txt"), "index-real.txt": ENG["MEMORY.md"]}), ENG),
+    "I110": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — " + "h" * 250)}), ENG),
     # pointers
     "P101": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [Gone](gone.md) — x")}), ENG),
     "P102": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [Out](../out.md) — x")}), ENG),
@@ -162,6 +163,7 @@ CASES: dict[str, Case] = {
     "X106": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="tags:\n  - x\n")}), CC),
     "X107": Case("engramory", "claude-code", with_(CC, **{"MEMORY.md": "".join("<!-- pad -->\n" for _ in range(200)) + "- [A](a.md) — hook\n"}), CC),
     "X110": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("> mm-id: local", "Read this first, agent!\n> mm-id: local")), MM),
+    "X111": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, body="x" * 5000 + "\n")}), CC),
     "X108": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="".join(f"k{i}: v\n" for i in range(30)))}), CC),
     "X109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("- **tags:** a", "- **tags:** Deploy Notes, ops, OPS")), MM),
     # suppressions
