@@ -22,7 +22,9 @@ Converting a store to its own dialect reproduces it byte for byte.
 from __future__ import annotations
 
 import copy
+import errno
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -86,6 +88,7 @@ class Plan:
     losses: list[tuple[str, str, Any]] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
     carriers: list[tuple[str, str]] = field(default_factory=list)
+    swept: list[tuple[str, str]] = field(default_factory=list)
     written: bool = False
 
     @property
@@ -147,13 +150,19 @@ def _short(v: Any) -> str:
 
 
 def _write_tree(root: str, files: dict[str, bytes]) -> None:
+    """Write ``files`` (POSIX path -> bytes) below the new folder ``root``,
+    each file created exclusively and synced, then every folder synced."""
+    folders = {root}
     for rel, data in files.items():
         full = os.path.join(root, *rel.split("/"))
         os.makedirs(os.path.dirname(full), exist_ok=True)
+        folders.add(os.path.dirname(full))
         with open(full, "xb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+    for folder in sorted(folders, key=len, reverse=True):
+        _fsync_dir(folder)
 
 
 def _dest_state(dest: str) -> str:
@@ -179,6 +188,8 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
     dest = os.path.abspath(dest)
     plan = Plan(source.root, source.dialect, source.profile, dest, dialect, profile)
     allow = set(allow_loss or ())
+    if not dry_run:
+        plan.swept = sweep_leftovers(dest)
     state = _dest_state(dest)
     if state == "file" or (state == "full" and not force):
         plan.refusals.append(Refusal("E_DEST_NOT_EMPTY", dest, "destination exists and is not an empty folder; pass --force to replace it"))
@@ -209,7 +220,7 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
     if plan.refusals:
         return plan
     os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.mmlint-", dir=parent)
+    tmp = _sibling(dest, "tmp")
     try:
         _write_tree(tmp, files)
         back = target.read(tmp, profile)
@@ -218,6 +229,7 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
             return plan
         _install(tmp, dest, state)
         tmp = ""
+        _fsync_dir(parent)
         plan.written = True
         again = target.read(dest, profile)
         check = Plan(plan.source, plan.source_dialect, plan.source_profile, dest, dialect, profile)
@@ -255,24 +267,123 @@ def _render_dropping(model: Store, target: Any, profile: str | None, allow: set[
     return None
 
 
+#: Hidden siblings of DST that a run creates: ``.<DST name>.mmlint-tmp-<pid>-<random>``
+#: (the tree being built, or after an exchange the replaced old DST) and,
+#: where no atomic exchange exists, ``.<DST name>.mmlint-old-<pid>-<random>``
+#: (the old DST moved aside for a moment).
+_LEFTOVER_RE = re.compile(r"^\.(?P<base>.+)\.mmlint-(?P<kind>tmp|old)-(?P<pid>[0-9]+)-[^/]*$")
+
+
+def _sibling(dest: str, kind: str) -> str:
+    """A new, empty hidden folder next to ``dest`` named for this process."""
+    return tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.mmlint-{kind}-{os.getpid()}-", dir=os.path.dirname(dest))
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # e.g. EPERM: the process exists but belongs to someone else
+        return True
+    return True
+
+
+def sweep_leftovers(dest: str) -> list[tuple[str, str]]:
+    """Clean up after conversions to ``dest`` that were killed.
+
+    Looks only at hidden siblings named like :data:`_LEFTOVER_RE` for this
+    ``dest`` whose process is gone (a running conversion's folders are left
+    alone). A ``-old-`` folder while ``dest`` is absent is the old DST of a
+    fallback install that died between its two renames: it is renamed back
+    to ``dest``. Every other leftover (a partial or finished tree that was
+    never installed, or an old DST already replaced) is deleted.
+
+    Returns ``[(folder name, "restored" | "removed")]``.
+    """
+    parent = os.path.dirname(dest)
+    base = os.path.basename(dest)
+    done: list[tuple[str, str]] = []
+    try:
+        names = sorted(os.listdir(parent))
+    except OSError:
+        return done
+    for name in names:
+        m = _LEFTOVER_RE.match(name)
+        if m is None or m.group("base") != base or _alive(int(m.group("pid"))):
+            continue
+        full = os.path.join(parent, name)
+        if os.path.islink(full) or not os.path.isdir(full):
+            continue
+        if m.group("kind") == "old" and not os.path.lexists(dest):
+            os.rename(full, dest)
+            done.append((name, "restored"))
+        else:
+            shutil.rmtree(full, ignore_errors=True)
+            done.append((name, "removed"))
+    return done
+
+
+def _exchange(a: str, b: str) -> None:
+    """Swap two existing paths atomically (Linux ``renameat2(RENAME_EXCHANGE)``).
+
+    Raises:
+        OSError: the platform or file system cannot (``ENOSYS``, ``EINVAL``...).
+    """
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    fn = getattr(libc, "renameat2", None)
+    if fn is None:
+        raise OSError(errno.ENOSYS, "renameat2 is not available")
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    at_fdcwd, rename_exchange = -100, 2
+    if fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err), a)
+
+
 def _install(tmp: str, dest: str, state: str) -> None:
-    """Move the finished tree into place with renames only."""
+    """Move the finished tree ``tmp`` into place at ``dest``.
+
+    An absent ``dest`` gets one rename. An existing one (empty, or replaced
+    under ``--force``) is swapped with ``tmp`` in one atomic exchange and the
+    old tree, now at ``tmp``, is deleted. Where no exchange exists the old
+    ``dest`` is renamed aside to a ``-old-`` sibling first; a crash between
+    the two renames is repaired by :func:`sweep_leftovers` on the next run.
+    """
     if state == "absent":
         os.rename(tmp, dest)
         return
-    if state == "empty":
-        os.rmdir(dest)
-        os.rename(tmp, dest)
-        return
-    old = tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.mmlint-old-", dir=os.path.dirname(dest))
-    os.rmdir(old)
-    os.rename(dest, old)
     try:
-        os.rename(tmp, dest)
+        _exchange(tmp, dest)
     except OSError:
-        os.rename(old, dest)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
+        old = _sibling(dest, "old")
+        os.rmdir(old)
+        os.rename(dest, old)
+        try:
+            os.rename(tmp, dest)
+        except OSError:
+            os.rename(old, dest)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+        return
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _fsync_dir(path: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def index_usage(data: bytes, lines_cap: int, bytes_cap: int, entries: int) -> dict[str, Any]:
