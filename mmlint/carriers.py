@@ -70,11 +70,12 @@ def decode_value(text: str) -> Any:
 def extra_key(key: str, value: Any, native: set[str]) -> tuple[str, str]:
     """``(key to write, encoded value)`` for an unknown key ``key``.
 
-    The key is kept when it is free in the target and the value is a plain
-    string; otherwise it becomes ``mmlint-extra-<key>`` with a JSON value.
+    The key is kept when it is not in ``native`` (the keys the target
+    reserves) and the value is a plain string; otherwise it becomes
+    ``mmlint-extra-<key>`` with the value as :func:`encode_value` writes it.
     """
     if key in native or key.startswith(PREFIX) or not isinstance(value, str) or encode_value(value) != value:
-        return EXTRA_PREFIX + key, json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return EXTRA_PREFIX + key, encode_value(value)
     return key, value
 
 

@@ -217,7 +217,7 @@ def _render_field(note: Note, fieldname: str, rev: dict[str, str], nl: str) -> l
 
 
 def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[str, ...],
-                outside: tuple[str, ...] = (), carry: tuple[str, ...] = ()) -> bytes:
+                outside: tuple[str, ...] = (), carry: tuple[str, ...] = (), carry_extras: bool = False) -> bytes:
     """Serialize ``note`` with frontmatter.
 
     Args:
@@ -229,17 +229,21 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
             not hold, so they are written as ``mmlint-slug`` /
             ``mmlint-category``; a carrier line left from an earlier
             conversion whose value the path now holds is dropped.
+        carry_extras: write every unknown key not already in the note's
+            frontmatter as ``mmlint-extra-<key>``, for a tool that moves
+            unknown keys around (Claude Code nests them under ``metadata:``).
 
     Raises:
         Unrepresentable: a value that the key:value grammar cannot hold.
     """
     rev = {v: k for k, v in keymap.items()}
+    reserved = set(keymap) | (set(note.extra) if carry_extras else set())
     lay = note.layout if isinstance(note.layout, NoteLayout) and note.layout.dialect == dialect else None
     if lay is not None and lay.fm is None and not note.extra and not _fields_to_write(note, keymap, outside, carry):
         body = lay.body_raw if note.body == lay.body_lf else apply_newline(note.body, lay.newline)
         return encode(body, lay.bom)
     if lay is None or lay.fm is None:
-        return encode(_render_fresh(note, keymap, order, outside, carry))
+        return encode(_render_fresh(note, keymap, order, outside, carry, reserved))
     fm = lay.fm
     nl = "\r\n" if lay.newline == "\r\n" else "\n"
     out: list[str] = [fm.open_raw]
@@ -273,7 +277,7 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
             out.extend(_render_field(note, fieldname, rev, nl))
     for key, value in note.extra.items():
         if "extra:" + key not in done and not (isinstance(value, dict) and any(f"extra:{key}.{k}" in done for k in value)):
-            out.extend(_render_extra(note, key, value, set(keymap), nl))
+            out.extend(_render_extra(note, key, value, reserved, nl))
     if fm.close_raw is None:
         return encode("\n".join(out), lay.bom)
     out.append(fm.close_raw)
@@ -327,7 +331,7 @@ def _render_extra(note: Note, key: str, value: Any, native: set[str], nl: str) -
 
 
 def _render_fresh(note: Note, keymap: dict[str, str], order: tuple[str, ...], outside: tuple[str, ...],
-                  carry: tuple[str, ...]) -> str:
+                  carry: tuple[str, ...], reserved: set[str]) -> str:
     rev = {v: k for k, v in keymap.items()}
     lines = ["---"]
     rank = {k: i for i, k in enumerate(order)}
@@ -335,6 +339,6 @@ def _render_fresh(note: Note, keymap: dict[str, str], order: tuple[str, ...], ou
     for fieldname in fields:
         lines.extend(_render_field(note, fieldname, rev, "\n"))
     for key, value in note.extra.items():
-        lines.extend(_render_extra(note, key, value, set(keymap), "\n"))
+        lines.extend(_render_extra(note, key, value, reserved, "\n"))
     lines.append("---")
     return "\n".join(lines) + "\n\n" + note.body

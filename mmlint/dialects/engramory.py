@@ -487,7 +487,8 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
     paths = note_paths(store, profile)
     for note in store.notes:
         path = paths[note.path]
-        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, INDEX_FIELDS, _fmnote.path_carry(note, path))
+        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, INDEX_FIELDS, _fmnote.path_carry(note, path),
+                                        carry_extras=(profile or DEFAULT_PROFILE) == "claude-code")
     if store.index is not None or store.dialect != NAME:
         out["MEMORY.md"] = render_index(store, paths)
     _add_aux(store, out, lambda rel: owns_path(rel, profile))
