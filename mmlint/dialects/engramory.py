@@ -35,6 +35,9 @@ NAME = "engramory"
 PROFILES = ("recall-v1", "upstream", "claude-code")
 DEFAULT_PROFILE = "claude-code"
 TYPES = ("user", "feedback", "project", "reference")
+#: ASCII punctuation that markdown may read as markup in link text; the
+#: writer escapes it with a backslash so the reader gets the text back.
+_MD_PUNCT_RE = re.compile(r"[\\`*_\[\]<>&!#~|]")
 #: The title a written index gets (upstream template, seed spec §1).
 INDEX_TITLE = "Memory Index"
 
@@ -529,13 +532,15 @@ def render_index(store: Store, paths: dict[str, str]) -> bytes:
         for note in groups[sec]:
             path = paths[note.path]
             title = note.title if note.title is not None else note.derived_title()
-            if "\n" in title or "]" in title:
-                raise Unrepresentable(note.path, "title", "a link title cannot hold a newline or ']'")
-            dest = f"<{path}>" if (" " in path or "(" in path or ")" in path) else path
+            if "\n" in title or "\r" in title or title != title.strip():
+                raise Unrepresentable(note.path, "title", "a link title cannot hold a line break or edge spaces")
+            dest = re.sub(r"[%#?<>\\]", lambda m: f"%{ord(m.group(0)):02X}", path)  # resolve_pointer decodes these
+            dest = f"<{dest}>" if (" " in dest or "(" in dest or ")" in dest) else dest
             hook = note.index_hook if note.index_hook is not None else (note.summary or "")
             if "\n" in hook:
                 raise Unrepresentable(note.path, "index_hook", "an index hook cannot span lines")
-            lines.append(f"- [{title}]({dest})" + (f" — {hook}" if hook else ""))
+            text = _MD_PUNCT_RE.sub(lambda m: "\\" + m.group(0), title)
+            lines.append(f"- [{text}]({dest})" + (f" — {hook}" if hook else ""))
         lines.append("")
     if loose and not first:
         lines += loose + [""]
