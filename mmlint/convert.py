@@ -147,6 +147,13 @@ def _apply_defaults(store: Store, target: Any, profile: str | None, defaults: di
                                              f"supply it with --default {key}=VALUE", fname))
 
 
+def _unsafe(rel: str) -> bool:
+    """True when a writer's output path could leave DST: empty, absolute,
+    a backslash or drive letter, or an empty, ``.`` or ``..`` segment."""
+    return (not rel or rel.startswith("/") or "\\" in rel or re.match(r"^[A-Za-z]:", rel) is not None
+            or any(seg in ("", ".", "..") for seg in rel.split("/")))
+
+
 def _native_only(source: Store, allow: set[str], plan: Plan) -> None:
     """Refuse what only the source's dialect holds (its ``native_only``),
     or list it as a loss when its field is in ``allow``."""
@@ -293,6 +300,10 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
     files = _render_dropping(model, target, profile, allow, plan)
     if files is None:
         return plan
+    for rel in files:
+        if _unsafe(rel):
+            plan.refusals.append(Refusal("E_UNREPRESENTABLE", rel, f"{_short(rel)} would be written outside DST", "slug"))
+            return plan
     _describe(plan, model, target, profile, files)
     if not same and hasattr(target, "budget_overflows"):
         for ov in target.budget_overflows(model, files, profile):

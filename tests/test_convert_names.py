@@ -165,3 +165,22 @@ def test_upstream_requires_dates_unless_defaulted(tmp_path):
     # mm's own `updated` is kept: a default fills only the notes that lack the field
     assert ("memories/alpha.md", "created", "2026-01-01") in plan.fills
     assert not [f for f in plan.fills if f[1] == "updated"]
+
+
+@pytest.mark.parametrize("target,profile", [("engramory", "claude-code"), ("engramory", "upstream"), ("workspace", None)])
+def test_a_carried_category_never_leads_out_of_dst(store, tmp_path, target, profile):
+    root = store({"MEMORY.md": "# MEMORY.md\n\n> mm-kind: index\n## a\n- **summary:** s\n- **mmlint-category:** ../../evil\n"
+                               "- **file:** memories/a.md\n", "memories/a.md": "# a\n\n> mm-topic: a\n\nbody\n"})
+    src = _read(root, "mm")
+    assert src.notes[0].category == ("..", "..", "evil")
+    plan = convert.plan_conversion(src, tmp_path / "deep" / "o", target, profile, {**CC_DEFAULTS, "created": "x", "updated": "y"})
+    assert [(r.code, r.path, r.field) for r in plan.refusals] == [("E_UNREPRESENTABLE", "memories/a.md", "category")]
+    assert [p.name for p in tmp_path.iterdir()] == ["store1"] and not list(tmp_path.rglob("evil"))
+
+
+def test_no_writer_output_leaves_dst():
+    from mmlint.convert import _unsafe
+
+    for bad in ("", "/x.md", "a/../../x.md", "..", "a//b.md", "./a.md", "C:x.md", "a\\b.md"):
+        assert _unsafe(bad), bad
+    assert not _unsafe(".mmlint-aux/README.md") and not _unsafe("项目约定/提交.md")

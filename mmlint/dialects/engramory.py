@@ -456,8 +456,9 @@ def note_path(note: Note, keep: bool, profile: str | None) -> str:
         if stem.endswith("-history"):
             raise Unrepresentable(note.path, "slug", f"{stem + '.md'!r} would be read as a recall-v1 -history.md archive")
         return stem + ".md"
-    if "/" in note.slug or "\\" in note.slug or note.slug in ("", ".", ".."):
-        raise Unrepresentable(note.path, "slug", f"{note.slug!r} cannot be a file name")
+    for part, fname in [(c, "category") for c in note.category] + [(note.slug, "slug")]:
+        if "/" in part or "\\" in part or part in ("", ".", ".."):
+            raise Unrepresentable(note.path, fname, f"{part!r} cannot be a file or folder name")
     return "/".join(note.category + (note.slug + ".md",))
 
 
