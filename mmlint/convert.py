@@ -49,16 +49,19 @@ class Refusal:
     """Why a conversion cannot go ahead.
 
     Attributes:
-        code: ``E_UNREPRESENTABLE``, ``E_LOSS``, ``E_REQUIRED``,
-            ``E_UNREADABLE``, ``E_DEST_NOT_EMPTY`` or a budget code
-            (``E_WRITE_BUDGET_EXCEEDED`` ...).
-        path: the note (store-relative) or file concerned.
-        field: the model field, when one is concerned.
+        code: one of the codes in ``docs/convert.md`` "Refusal codes":
+            ``E_DEST_NOT_EMPTY``, ``E_UNREADABLE``, ``E_REQUIRED``,
+            ``E_UNREPRESENTABLE``, the budget codes (``E_WRITE_BUDGET_EXCEEDED``,
+            ``E_FILE_BUDGET_EXCEEDED``, ``E_NOTE_TOO_LARGE``, ``E_TOO_MANY_NOTES``,
+            ``E_INDEX_BUDGET_EXCEEDED``), ``E_LOSS``, ``E_VERIFY``.
+        path: the source note (store-relative) or file concerned.
         message: a sentence for the user.
-        usage: budget metrics (mm spec names: ``bodyChars``, ``writeBudget``,
-            ``overflow``, ``noteBytes``, ``noteMaxBytes``, ``lines``,
-            ``lineCap``, ``bytes``, ``byteCap``, ``overflowLines``,
-            ``overflowBytes``).
+        field: the model field, when one is concerned.
+        usage: budget metrics with the mm spec's names (``bodyChars``,
+            ``writeBudget``, ``overflow`` in code points; ``noteBytes``,
+            ``noteMaxBytes`` in bytes (workspace: ``bodyBytes``, ``maxEntryBytes``);
+            ``{"index": {lines, lineCap, bytes,
+            byteCap, overflowLines, overflowBytes, pastCap}}``).
     """
 
     code: str

@@ -80,3 +80,29 @@ def test_real_store_round_trips(root, target, tmp_path):
 def test_convert_matrix_doc_is_current():
     """docs/convert-matrix.md is what scripts/convert_matrix.py writes today."""
     assert convert_matrix.main(["--check"]) == 0, "run: python scripts/convert_matrix.py"
+
+
+CLAUDE = [r for r in corpus_stores() if "a-claude" in str(r)]
+
+
+@needs_corpus
+@pytest.mark.parametrize("target", [("mm", None), ("workspace", None)], ids=_target_id)
+@pytest.mark.parametrize("root", CLAUDE, ids=store_id)
+def test_claude_code_store_round_trips_or_says_how_far_over_and_what_to_consolidate(root, target, tmp_path):
+    """A real Claude Code store to mm and to workspace and back: it round-trips,
+    or each refusal is a cap with its numbers and the notes it concerns."""
+    src = dialects.get("engramory").read(str(root), "claude-code")
+    rt = convert.round_trip(src, str(tmp_path), *target, convert_matrix.defaults_for(target, ("engramory", "claude-code")))
+    if rt.ok:
+        return
+    failed = rt.there if not rt.there.written else rt.back
+    for r in failed.refusals:
+        assert r.code in ("E_WRITE_BUDGET_EXCEEDED", "E_FILE_BUDGET_EXCEEDED", "E_INDEX_BUDGET_EXCEEDED"), r
+        if r.code == "E_INDEX_BUDGET_EXCEEDED":
+            u = r.usage["index"]
+            assert u["overflowLines"] == max(0, u["lines"] - u["lineCap"]) and u["overflowBytes"] == max(0, u["bytes"] - u["byteCap"])
+            assert u["pastCap"] and all(src.note_at(p) is not None for p in u["pastCap"])
+            assert f"(over by {u['overflowLines'] or u['overflowBytes']})" in r.message and u["pastCap"][0] in r.message
+        else:
+            assert src.note_at(r.path) is not None and r.field == "body"
+            assert f"by {r.usage['overflow'] or r.usage['noteBytes'] - r.usage['noteMaxBytes']}" in r.message
