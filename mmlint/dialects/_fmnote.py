@@ -231,13 +231,14 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
             conversion whose value the path now holds is dropped.
         carry_extras: write every unknown key not already in the note's
             frontmatter as ``mmlint-extra-<key>``, for a tool that moves
-            unknown keys around (Claude Code nests them under ``metadata:``).
+            unknown keys around (Claude Code nests them under ``metadata:``);
+            a ``metadata:`` block itself stays one.
 
     Raises:
         Unrepresentable: a value that the key:value grammar cannot hold.
     """
     rev = {v: k for k, v in keymap.items()}
-    reserved = set(keymap) | (set(note.extra) if carry_extras else set())
+    reserved = set(keymap) | (set(note.extra) - {NEST} if carry_extras else set())
     lay = note.layout if isinstance(note.layout, NoteLayout) and note.layout.dialect == dialect else None
     if lay is not None and lay.fm is None and not note.extra and not _fields_to_write(note, keymap, outside, carry):
         body = lay.body_raw if note.body == lay.body_lf else apply_newline(note.body, lay.newline)
