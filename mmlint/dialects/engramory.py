@@ -522,9 +522,10 @@ def render_index(store: Store, paths: dict[str, str]) -> bytes:
     # Carried lines go first, unless a heading among them would become the
     # section of the entries that have none, or a link among them (a second
     # pointer to a note) would be read as the note's entry: then they go last.
-    headed = any(re.match(r"^ {0,3}#{1,6}(\s|$)", t) for t in loose) and "" in groups
+    headed = any(re.match(r"^ {0,3}#{2,6}(\s|$)", t) for t in loose) and "" in groups
     first = not headed and not any("](" in t or "[[" in t for t in loose)
-    lines = [f"# {INDEX_TITLE}", ""]
+    # A store's own title (an H1 heading first among the carried lines) stands in for ours.
+    lines = [] if loose and first and re.match(r"^# \S", loose[0]) else [f"# {INDEX_TITLE}", ""]
     if loose and first:
         lines += loose + [""]
     for sec in order:
