@@ -261,12 +261,13 @@ def plan_json(plan, dry_run: bool) -> dict:
 def _table(title: str, head: tuple[str, ...], rows: list[tuple[str, ...]], rich_console) -> None:
     if rich_console is not None:
         from rich.table import Table
+        from rich.text import Text
 
-        table = Table(title=title, title_justify="left")
+        table = Table(title=Text(title), title_justify="left")
         for h in head:
             table.add_column(h, justify="right" if h == "bytes" else "left", overflow="fold")
         for row in rows:
-            table.add_row(*row)
+            table.add_row(*(Text(c) for c in row))  # store text is never read as rich markup
         rich_console.print(table)
         return
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]

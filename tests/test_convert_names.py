@@ -184,3 +184,10 @@ def test_no_writer_output_leaves_dst():
     for bad in ("", "/x.md", "a/../../x.md", "..", "a//b.md", "./a.md", "C:x.md", "a\\b.md"):
         assert _unsafe(bad), bad
     assert not _unsafe(".mmlint-aux/README.md") and not _unsafe("项目约定/提交.md")
+
+
+def test_a_slug_that_needs_json_comes_back_from_mm(store, tmp_path):
+    src = _ws(store, {"[draft] {v2}.md": "---\ntitle: x\n---\nbody\n"})
+    _, _, back = _round_trip(src, tmp_path, "mm")
+    assert [n.slug for n in back.notes] == ["[draft] {v2}"]
+    assert '- **mmlint-slug:** "[draft] {v2}"' in (tmp_path / "b" / "MEMORY.md").read_text()

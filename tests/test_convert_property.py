@@ -22,7 +22,7 @@ from mmlint import convert, dialects
 TARGETS = [("mm", None), ("engramory", "recall-v1"), ("engramory", "upstream"), ("engramory", "claude-code"), ("workspace", None)]
 DEFAULTS = {"type": "reference", "summary": "imported note", "created": "2026-01-01", "updated": "2026-01-01"}
 
-_NAME_CHARS = "abcXYZ019-_. é長记忆テスト"
+_NAME_CHARS = "abcXYZ019-_. é長记忆テスト[{'\"#"
 _VALUE_CHARS = "ab Z9:#'\"-,;[]{}!&*|>%@`é長记忆🎉\\"
 names = st.text(st.sampled_from(_NAME_CHARS), min_size=1, max_size=12).map(str.strip).filter(
     lambda s: s not in ("", ".", "..") and not s.startswith(".") and not s.endswith("."))

@@ -221,7 +221,7 @@ def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], lis
                 cur["fields"][key] = parse_tags(value) if key == "tags" else value
                 cur["spans"][key] = span
             elif key == carriers.FIELD_KEYS["slug"]:
-                cur["slug"] = value
+                cur["slug"] = carriers.decode_value(value)
                 cur["spans"]["slug"] = span
             elif (back := carriers.restore(key, value)) is not None:
                 target = cur["fields"] if back[0] == "field" else cur["extra"]
