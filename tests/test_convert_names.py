@@ -191,3 +191,22 @@ def test_a_slug_that_needs_json_comes_back_from_mm(store, tmp_path):
     _, _, back = _round_trip(src, tmp_path, "mm")
     assert [n.slug for n in back.notes] == ["[draft] {v2}"]
     assert '- **mmlint-slug:** "[draft] {v2}"' in (tmp_path / "b" / "MEMORY.md").read_text()
+
+
+@pytest.mark.parametrize("name,field,why", [
+    ("a:b", "slug", "':'"), ("CON", "slug", "reserved Windows device name"), ("trailing.", "slug", "ends with a dot"),
+    ("x" * 65, "slug", "65 characters"),
+])
+def test_workspace_file_names_obey_the_segment_rules(store, tmp_path, name, field, why):
+    root = store({"MEMORY.md": "# Memory Index\n", f"{name}.md": "---\nname: n\ndescription: d\ntype: user\n---\nbody\n"})
+    plan = convert.plan_conversion(_read(root, "engramory", "claude-code"), tmp_path / "o", "workspace")
+    r = plan.refusals[0]
+    assert (r.code, r.path, r.field) == ("E_UNREPRESENTABLE", f"{name}.md", field) and why in r.message
+    assert not (tmp_path / "o").exists()
+
+
+def test_workspace_refuses_a_category_deeper_than_three(store, tmp_path):
+    root = store({"MEMORY.md": "# Memory Index\n", "a/b/c/d/n.md": "---\nname: n\ndescription: d\ntype: user\n---\nbody\n"})
+    plan = convert.plan_conversion(_read(root, "engramory", "claude-code"), tmp_path / "o", "workspace")
+    r = plan.refusals[0]
+    assert (r.code, r.path, r.field) == ("E_UNREPRESENTABLE", "a/b/c/d/n.md", "category") and "4 folders deep" in r.message
