@@ -9,8 +9,12 @@ back into fields (and they look under ``metadata:`` too, where Claude Code
 moves unknown keys when it rewrites a note).
 
 Values are written plainly when they are one-line strings that do not start
-with ``"``, ``[`` or ``{``; everything else (lists, mappings, multi-line text)
-is written as compact JSON, which :func:`decode_value` recognises.
+with ``"``, ``[`` or ``{`` and have no edge spaces; everything else (lists,
+mappings, multi-line text) is written as compact JSON, which
+:func:`decode_value` recognises. Two files carry what is not a note field:
+:data:`INDEX_LINES_FILE` (index lines) and :data:`AUX_DIR` (auxiliary files
+parked away from paths the target reads). ``docs/convert.md`` lists, per
+writer, which field goes where.
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ from typing import Any, Callable
 from mmlint.model import NOTE_FIELDS
 
 PREFIX = "mmlint-"
-#: Auxiliary file that carries index lines a regenerated index cannot hold
-#: (workspace), one line per line, in order.
+#: File that carries index lines a regenerated index cannot hold (workspace,
+#: whose index is a projection; mm, when its header cannot hold them), one
+#: line per line, in order.
 INDEX_LINES_FILE = ".mmlint-index-lines.txt"
 #: Folder that parks an auxiliary file whose path the target dialect would
 #: read as part of the store (a ``README.md`` in an engramory or workspace
@@ -139,7 +144,7 @@ def with_inner_blanks(loose: list[tuple[int, str]], lines: list[str]) -> list[tu
     (so paragraphs, tables and code blocks keep their shape). ``lines`` is
     the index text split on ``\\n``; blank means whitespace only, kept as written."""
     out: list[tuple[int, str]] = []
-    for k, (line, text) in enumerate(loose):
+    for line, text in loose:
         if out:
             gap = range(out[-1][0] + 1, line)
             if all(not lines[i - 1].strip() for i in gap):
@@ -161,7 +166,7 @@ def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
 
     out: list[tuple[str, str]] = []
     for path, data in files.items():
-        if is_parked(path) or path.rsplit("/", 1)[-1] == INDEX_LINES_FILE:
+        if is_parked(path) or path == INDEX_LINES_FILE:
             out.append((path, "file"))
         elif path == "MEMORY.md":
             text = data.decode("utf-8", "surrogateescape")

@@ -105,8 +105,8 @@ class Plan:
     fields in (:func:`mmlint.carriers.used`); ``not_copied`` lists
     ``(source folder, reason)`` for folders of other tools that are not part
     of the store; ``swept`` the leftovers of killed runs cleaned up
-    (:func:`sweep_leftovers`). Paths in ``fills``, ``losses`` and
-    ``refusals`` are source paths.
+    (:func:`sweep_leftovers`); ``notes`` counts the source's notes. Paths in
+    ``fills``, ``losses`` and ``refusals`` are source paths.
     """
 
     source: str
@@ -416,7 +416,8 @@ def round_trip(source: Store, workdir: str, dialect: str, profile: str | None = 
     slugs = {n.path: n.slug for n in source.notes} | {n.path: n.slug for n in mid.notes}
     for plan in (there, result.back):
         for path, fname, value in plan.fills:
-            want["notes"][slugs[path]].setdefault(fname, value)
+            if slugs.get(path) in want["notes"]:
+                want["notes"][slugs[path]].setdefault(fname, value)
     by_slug = {n.slug: n.path for n in source.notes}
     for slug, fields in want["notes"].items():
         other = got["notes"].get(slug, {})
