@@ -151,7 +151,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
     from mmlint.model import NOTE_FIELDS
 
     defaults = {}
-    keymap = getattr(target, "KEYMAP", {})
+    keymap: dict[str, str] = {}  # every dialect's frontmatter key -> model field (description -> summary)
+    for name in dialects.names():
+        keymap.update(getattr(dialects.get(name), "KEYMAP", {}))
     for item in args.default:
         key, sep, value = item.partition("=")
         if not sep or not key:
@@ -167,7 +169,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
         plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, _codes(args.allow_loss),
                                        args.force, args.dry_run, step)
     if args.format == "json":
-        print(json.dumps(plan_json(plan, args.dry_run), ensure_ascii=False, indent=2))
+        text = json.dumps(plan_json(plan, args.dry_run), ensure_ascii=False, indent=2)
+        # bytes that are not UTF-8 (kept as lone surrogates) become \udcXX escapes: valid JSON, same strings
+        print(text.encode("utf-8", "backslashreplace").decode("utf-8"))
     else:
         print_plan(plan, args.dry_run)
     return EXIT_OK if plan.ok else EXIT_FINDINGS

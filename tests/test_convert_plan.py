@@ -236,3 +236,19 @@ def test_carriers_survive_claude_code_moving_them_under_metadata(tmp_path):
             if src.note_at(path).slug == slug:
                 want["notes"][slug][fname] = value
     assert got == want
+
+
+def test_bad_bytes_convert_and_the_json_plan_stays_valid(tmp_path):
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "MEMORY.md").write_bytes(b"# Memory Index\n- [A](a.md)\n")
+    (root / "a.md").write_bytes(b"---\nname: a\ndescription: d \xff\xfe bad\ntype: user\n---\nbody \xc3\x28 bad\n")
+    (root / os.fsdecode(b"b\xffz.md")).write_bytes(b"x\n")
+    for target in ("mm", "workspace"):
+        proc = subprocess.run([sys.executable, "-m", "mmlint", "convert", str(root), str(tmp_path / target), "--to", target,
+                               "--format", "json", "--default", "description=d"], capture_output=True)
+        assert proc.returncode == 0 and proc.stderr == b""
+        doc = json.loads(proc.stdout.decode("utf-8"))  # strict UTF-8: valid JSON text
+        assert doc["written"] and os.fsdecode(b"b\xffz.md") in [f["source"] for f in doc["files"]]
+        rt = convert.round_trip(_read(root, "engramory", "claude-code"), str(tmp_path / f"rt-{target}"), target, None, CC)
+        assert rt.ok, rt.changed
