@@ -40,12 +40,15 @@ def notes(draw):
         "summary": st.one_of(st.none(), values),
         "type": st.sampled_from([None, "user", "feedback", "project", "reference", "checkpoint"]),
         "tags": st.one_of(st.none(), st.lists(st.text(st.sampled_from("abc長 é"), min_size=1, max_size=6), max_size=3)),
+        "scope": st.one_of(st.none(), values),
+        "created": st.one_of(st.none(), st.sampled_from(["2026-01-02", "2026-02-30", "yesterday: 10:00"])),
+        "aliases": st.one_of(st.none(), st.lists(st.text(st.sampled_from("ab别名 "), min_size=1, max_size=5), max_size=2)),
         "extra": st.dictionaries(keys, values, max_size=2),
         "nested": st.booleans(),
         "crlf": st.booleans(),
         "lead": st.booleans(),
         "body": bodies,
-        "folder": st.sampled_from(["", "", "项目约定", "a b"]),
+        "folder": st.sampled_from(["", "", "项目约定", "a b", "x/y/z/w"]),
     }), min_size=1, max_size=4, unique_by=lambda n: n["name"].casefold()))
     return items
 
@@ -89,7 +92,8 @@ def _engramory(items, recall=False):
             if path in files:
                 continue
         fm = _frontmatter(n, [("name", n["name"]), ("description", n["summary"]), ("type", n["type"]),
-                              ("tags", ", ".join(n["tags"]) if n["tags"] else None)])
+                              ("tags", ", ".join(n["tags"]) if n["tags"] else None), ("scope", n["scope"]),
+                              ("created", n["created"]), ("aliases", "[" + ", ".join(n["aliases"]) + "]" if n["aliases"] else None)])
         files[path] = _text(fm, n)
         hook = f" — {n['summary']}" if n["summary"] else ""
         index.append(f"- [{n['title'] or n['name']}](<{path}>){hook}")
@@ -101,7 +105,8 @@ def _workspace(items):
     files = {"MEMORY.md": "# 记忆索引\n"}
     for n in items:
         path = "/".join(p for p in (n["folder"], n["name"] + ".md") if p)
-        fm = _frontmatter(n, [("title", n["title"]), ("tags", ", ".join(n["tags"]) if n["tags"] else None)])
+        fm = _frontmatter(n, [("title", n["title"]), ("tags", ", ".join(n["tags"]) if n["tags"] else None),
+                              ("created", n["created"])])
         files[path] = _text(fm, n)
     return files
 
@@ -134,11 +139,18 @@ SOURCES = {("engramory", "claude-code"): _engramory, ("engramory", "upstream"): 
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(items=notes(), source=st.sampled_from(sorted(SOURCES, key=str)))
-def test_any_store_round_trips_or_is_refused_cleanly(items, source):
+@given(items=notes(), source=st.sampled_from(sorted(SOURCES, key=str)), preamble=st.lists(values, max_size=3),
+       aux=st.booleans())
+def test_any_store_round_trips_or_is_refused_cleanly(items, source, preamble, aux):
     dialect, profile = source
     with tempfile.TemporaryDirectory() as tmp:
-        root = make_store(Path(tmp) / "src", SOURCES[source](items))
+        files = SOURCES[source](items)
+        head, _, rest = files["MEMORY.md"].partition("\n")
+        files["MEMORY.md"] = "\n".join([head] + preamble) + "\n" + rest  # prose lines after the title
+        if aux:
+            files[".engramory-recall.jsonl"] = b'{"hit": 1}\n\xff\n'
+            files["README.md" if dialect == "mm" else "notes.txt"] = "# about\n"
+        root = make_store(Path(tmp) / "src", files)
         src = dialects.get(dialect).read(str(root), profile)
         for target in TARGETS:
             work = Path(tmp) / f"{target[0]}-{target[1]}"
