@@ -46,7 +46,13 @@ def _target_id(t):
     return t[0] + (f"-{t[1]}" if t[1] else "")
 
 
-def _check(root, target, tmp_path):
+#: Fixtures written for conversion: each must round-trip to every writer.
+#: Other fixtures (e.g. broken stores for rules) may also be refused, cleanly.
+CONVERSION_FIXTURES = {"engramory/claude-code/store", "engramory/recall-v1/store", "engramory/upstream/store",
+                       "mm/basic/store", "workspace/basic/store", "workspace/plain-notes/store"}
+
+
+def _check(root, target, tmp_path, strict=True):
     name, profile, _ = api.choose(str(root))
     src = dialects.get(name).read(str(root), profile)
     rt = convert.round_trip(src, str(tmp_path), *target, convert_matrix.defaults_for(target, (name, profile)))
@@ -54,7 +60,8 @@ def _check(root, target, tmp_path):
     failed = rt.there if not rt.there.written else rt.back
     if failed is not None and not failed.written:
         codes = {("back:" if failed is rt.back else "") + r.code for r in failed.refusals}
-        assert codes == REFUSED.get(key), [(r.code, r.path, r.field, r.message) for r in failed.refusals]
+        if strict:
+            assert codes == REFUSED.get(key), [(r.code, r.path, r.field, r.message) for r in failed.refusals]
         for r in failed.refusals:
             assert r.path and (r.field or r.usage), r
         assert not (tmp_path / ("a" if failed is rt.back else "b")).exists()
@@ -66,7 +73,7 @@ def _check(root, target, tmp_path):
 @pytest.mark.parametrize("target", TARGETS, ids=_target_id)
 @pytest.mark.parametrize("root", fixture_stores(), ids=store_id)
 def test_fixture_round_trips(root, target, tmp_path):
-    _check(root, target, tmp_path)
+    _check(root, target, tmp_path, strict=store_id(root) in CONVERSION_FIXTURES)
 
 
 @needs_corpus
