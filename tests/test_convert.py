@@ -1,4 +1,5 @@
-"""``mmlint convert``: A->B->A on the fixtures, refusals with metrics, safe writes."""
+"""``mmlint convert``: same-dialect copies, refusals with metrics, safe writes, the CLI.
+(A->B->A over every store is in ``test_convert_roundtrip.py``.)"""
 
 from __future__ import annotations
 
@@ -7,11 +8,9 @@ import os
 import subprocess
 import sys
 
-import pytest
-
-from conftest import FIXTURES, store_id, tree_bytes
+from conftest import FIXTURES, tree_bytes
 from mmlint import api, convert, dialects
-from mmlint.model import semantic
+
 
 def _read(root):
     name, prof, _ = api.choose(str(root))
@@ -23,13 +22,6 @@ def test_same_dialect_convert_keeps_bytes(tmp_path):
     _, _, src = _read(root)
     plan = convert.plan_conversion(src, tmp_path / "out", "engramory", "claude-code")
     assert plan.ok and tree_bytes(tmp_path / "out") == tree_bytes(root)
-
-
-def _long_mm_store(store, chars=4001):
-    return store({
-        "MEMORY.md": "# MEMORY.md\n\n> mm-kind: index\n## big\n- **summary:** s\n- **file:** memories/big.md\n",
-        "memories/big.md": "# big\n\n> mm-topic: big\n\n" + "x" * chars + "\n",
-    })
 
 
 def test_write_budget_overflow_refused_with_metrics(store, tmp_path):
