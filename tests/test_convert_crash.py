@@ -63,9 +63,9 @@ def _leftovers(parent: Path, name: str) -> list[str]:
     return sorted(p for p in os.listdir(parent) if p.startswith(f".{name}.mmlint-"))
 
 
-def _kill_at_random(argv: list[str], took: float, rng: random.Random) -> None:
+def _kill_at(argv: list[str], delay: float) -> None:
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(rng.uniform(0.0, took * 1.1))
+    time.sleep(delay)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
 
@@ -76,11 +76,14 @@ def test_sigkill_leaves_dst_untouched_or_complete(big, tmp_path, force):
     rng = random.Random(20261130 + force)
     outcomes = {"before": 0, "complete": 0}
     old = {"MEMORY.md": b"# old store\n", "keep.md": b"old note\n"}
-    for trial in range(12 if force else 20):
+    trials = 12 if force else 20
+    for trial in range(trials):
         dst = tmp_path / f"dst{trial}"
         if force:
             make_store(dst, {k: v for k, v in old.items()})
-        _kill_at_random(_argv(src, dst, *(["--force"] if force else [])), took, rng)
+        # random moments spread from the start to past the end of a normal run
+        delay = took * 1.5 * (trial + rng.random()) / trials
+        _kill_at(_argv(src, dst, *(["--force"] if force else [])), delay)
         if dst.exists():
             got = tree_bytes(dst)
             if force and got == old:
