@@ -9,21 +9,34 @@ back into fields (and they look under ``metadata:`` too, where Claude Code
 moves unknown keys when it rewrites a note).
 
 Values are written plainly when they are one-line strings that do not start
-with ``"``, ``[`` or ``{``; everything else (lists, mappings, multi-line text)
-is written as compact JSON, which :func:`decode_value` recognises.
+with ``"``, ``[`` or ``{`` and have no edge spaces; everything else (lists,
+mappings, multi-line text) is written as compact JSON, which
+:func:`decode_value` recognises. Two files carry what is not a note field:
+:data:`INDEX_LINES_FILE` (index lines) and :data:`AUX_DIR` (auxiliary files
+parked away from paths the target reads). ``docs/convert.md`` lists, per
+writer, which field goes where.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import re
+from typing import Any, Callable
 
 from mmlint.model import NOTE_FIELDS
 
 PREFIX = "mmlint-"
-#: Auxiliary file that carries index lines a regenerated index cannot hold
-#: (workspace), one line per line, in order.
+#: File that carries index lines a regenerated index cannot hold (workspace,
+#: whose index is a projection; mm, when its header cannot hold them), one
+#: line per line, in order.
 INDEX_LINES_FILE = ".mmlint-index-lines.txt"
+#: Folder that parks an auxiliary file whose path the target dialect would
+#: read as part of the store (a ``README.md`` in an engramory or workspace
+#: store, a recall-v1 ``-history.md`` archive in another profile): the file
+#: ``<path>`` is written verbatim at ``.mmlint-aux/<path>``. Every reader
+#: treats this folder as auxiliary; a writer whose dialect does not claim
+#: ``<path>`` puts the file back there.
+AUX_DIR = ".mmlint-aux"
 EXTRA_PREFIX = "mmlint-extra-"
 
 #: Field -> carrier key (``category`` is carried as ``a/b`` text; ``slug`` holds
@@ -62,11 +75,12 @@ def decode_value(text: str) -> Any:
 def extra_key(key: str, value: Any, native: set[str]) -> tuple[str, str]:
     """``(key to write, encoded value)`` for an unknown key ``key``.
 
-    The key is kept when it is free in the target and the value is a plain
-    string; otherwise it becomes ``mmlint-extra-<key>`` with a JSON value.
+    The key is kept when it is not in ``native`` (the keys the target
+    reserves) and the value is a plain string; otherwise it becomes
+    ``mmlint-extra-<key>`` with the value as :func:`encode_value` writes it.
     """
     if key in native or key.startswith(PREFIX) or not isinstance(value, str) or encode_value(value) != value:
-        return EXTRA_PREFIX + key, json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return EXTRA_PREFIX + key, encode_value(value)
     return key, value
 
 
@@ -87,9 +101,78 @@ def ascii_slug(slug: str) -> str:
     """A deterministic, reversible ASCII form of ``slug`` for dialects whose
     keys are ASCII (mm topics): ASCII slugs are kept; others become
     ``xn--`` + Punycode (RFC 3492) of the NFC form, e.g. ``代码评审清单`` ->
-    ``xn--7ws16bpvbt0jbrfmx0d``, ``Café-notes`` -> ``xn--Caf-notes-9ma``."""
+    ``xn--mnq31ibwicztdnlj12a``, ``Café-notes`` -> ``xn--Caf-notes-d4a``."""
     import unicodedata
 
     if slug.isascii():
         return slug
     return "xn--" + unicodedata.normalize("NFC", slug).encode("punycode").decode("ascii")
+
+
+def lines_file(lines: list[str]) -> bytes:
+    """The bytes of :data:`INDEX_LINES_FILE` for ``lines``: each line and a ``\\n``."""
+    return "".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape")
+
+
+def read_lines_file(data: bytes) -> list[str]:
+    """Inverse of :func:`lines_file` (a last line without ``\\n`` is kept)."""
+    text = data.decode("utf-8", "surrogateescape")
+    return (text[:-1] if text.endswith("\n") else text).split("\n") if text else []
+
+
+def unpark(path: str) -> str:
+    """The original path of an auxiliary file (``.mmlint-aux/a/b`` -> ``a/b``)."""
+    return path[len(AUX_DIR) + 1:] if path.startswith(AUX_DIR + "/") else path
+
+
+def is_parked(path: str) -> bool:
+    """True for a path inside :data:`AUX_DIR`."""
+    return path.startswith(AUX_DIR + "/")
+
+
+def aux_home(path: str, owns: Callable[[str], bool]) -> str:
+    """Where a writer puts the auxiliary file read at ``path``: its original
+    path, or that path parked under :data:`AUX_DIR` when ``owns(original)``
+    says the target's reader would take it for a note, the index or a carrier."""
+    origin = unpark(path)
+    return f"{AUX_DIR}/{origin}" if owns(origin) else origin
+
+
+def with_inner_blanks(loose: list[tuple[int, str]], lines: list[str]) -> list[tuple[int, str]]:
+    """Index lines a conversion carries (``(1-based line, text)``, sorted),
+    with the blank lines that stand between two of them and nothing else
+    (so paragraphs, tables and code blocks keep their shape). ``lines`` is
+    the index text split on ``\\n``; blank means whitespace only, kept as written."""
+    out: list[tuple[int, str]] = []
+    for line, text in loose:
+        if out:
+            gap = range(out[-1][0] + 1, line)
+            if all(not lines[i - 1].strip() for i in gap):
+                out.extend((i, lines[i - 1].rstrip("\r")) for i in gap)
+        out.append((line, text))
+    return out
+
+
+_MM_CARRIER_RE = re.compile(r"^-\s*\*\*(mmlint-[A-Za-z0-9_.-]+):\*\*")
+
+
+def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
+    """Every carrier in a writer's output ``files`` (POSIX path -> bytes):
+    ``(path, key)`` for each ``mmlint-*`` key in a note's frontmatter (at top
+    level or under ``metadata:``) or in an mm index entry line, and
+    ``(path, "file")`` for :data:`INDEX_LINES_FILE` and each file parked in
+    :data:`AUX_DIR`. In file order, one item per occurrence."""
+    from mmlint import frontmatter
+
+    out: list[tuple[str, str]] = []
+    for path, data in files.items():
+        if is_parked(path) or path == INDEX_LINES_FILE:
+            out.append((path, "file"))
+        elif path == "MEMORY.md":
+            text = data.decode("utf-8", "surrogateescape")
+            out += [(path, m.group(1)) for line in text.split("\n") if (m := _MM_CARRIER_RE.match(line))]
+        elif path.lower().endswith(".md"):
+            fm = frontmatter.parse(data.decode("utf-8", "surrogateescape"))
+            if fm is not None:
+                out += [(path, it.key) for it in fm.items if it.key.startswith(PREFIX)]
+    return out

@@ -332,18 +332,23 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
-    """``mmlint convert``: migrate SRC into DST as another dialect."""
+    """``mmlint convert``: migrate SRC into DST as another dialect; print the
+    plan (``--format text``: a table, rich on a terminal; ``json``:
+    :func:`plan_json`). Exit 0 when written (or a dry run would be), 1 when
+    refused, 2 on a usage error."""
     from mmlint import api, convert, dialects
 
     try:
-        target = dialects.get(args.to)
+        dialects.get(args.to)
         dialects.check_profile(args.to, args.profile)
     except dialects.UnknownDialect as exc:
         raise api.CheckError(str(exc)) from None
     from mmlint.model import NOTE_FIELDS
 
     defaults = {}
-    keymap = getattr(target, "KEYMAP", {})
+    keymap: dict[str, str] = {}  # every dialect's frontmatter key -> model field (description -> summary)
+    for name in dialects.names():
+        keymap.update(getattr(dialects.get(name), "KEYMAP", {}))
     for item in args.default:
         key, sep, value = item.partition("=")
         if not sep or not key:
@@ -355,52 +360,157 @@ def cmd_convert(args: argparse.Namespace) -> int:
         defaults[field] = value
     found = api.locate([args.src])[0]
     src = api.read_store(found, args.dialect, args.source_profile)
-    plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, _codes(args.allow_loss),
-                                   args.force, args.dry_run)
+    with _progress(len(src.store.notes)) as step:
+        plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, _codes(args.allow_loss),
+                                       args.force, args.dry_run, step)
     if args.format == "json":
-        print(json.dumps(plan_json(plan, args.dry_run), ensure_ascii=False, indent=2))
+        text = json.dumps(plan_json(plan, args.dry_run), ensure_ascii=False, indent=2)
+        # bytes that are not UTF-8 (kept as lone surrogates) become \udcXX escapes: valid JSON, same strings
+        print(text.encode("utf-8", "backslashreplace").decode("utf-8"))
     else:
         print_plan(plan, args.dry_run)
     return EXIT_OK if plan.ok else EXIT_FINDINGS
 
 
+#: A conversion of more notes than this shows progress (on a terminal).
+PROGRESS_NOTES = 200
+
+
+class _progress:
+    """Context manager giving a ``progress(step, done, total)`` callback: a
+    rich progress bar on stderr for more than :data:`PROGRESS_NOTES` notes
+    when stderr is a terminal, else ``None``."""
+
+    def __init__(self, notes: int):
+        self.bar = None
+        if notes > PROGRESS_NOTES and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.task = self.bar.add_task("convert", total=1)
+
+    def __enter__(self):
+        if self.bar is None:
+            return None
+        self.bar.start()
+        return self.update
+
+    def update(self, step: str, done: int, total: int) -> None:
+        self.bar.update(self.task, description=step, completed=done, total=total)
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _budget_text(usage: dict) -> str:
+    """A file's budget use in words, units named (code points, bytes, lines)."""
+    u = usage
+    if "bodyChars" in u:
+        return f"{u['bodyChars']}/{u['writeBudget']} chars ({u['budgetUsedPct']}%), {u['noteBytes']}/{u['noteMaxBytes']} B"
+    if "lineCap" in u:
+        return f"{u['lines']}/{u['lineCap']} lines, {u['bytes']}/{u['byteCap']} B"
+    if "lines" in u:
+        return f"{u['lines']} lines, {u['bytes']} B (no cap)"
+    if "maxEntryBytes" in u:
+        return f"{u['bodyBytes']}/{u['maxEntryBytes']} body B"
+    if "noteMaxBytes" in u:
+        return f"{u['noteBytes']}/{u['noteMaxBytes']} B"
+    return ""
+
+
+def _carrier_rows(plan) -> list[tuple[str, str, str]]:
+    """``(carrier, where, count)`` rows: each key with the files holding it."""
+    from collections import Counter
+
+    keys = Counter(k for _, k in plan.carriers if k != "file")
+    where: dict[str, set[str]] = {}
+    for path, key in plan.carriers:
+        where.setdefault(key, set()).add(path)
+    rows = [(k, ", ".join(sorted(where[k])[:3]) + (f" (+{len(where[k]) - 3} files)" if len(where[k]) > 3 else ""), str(n))
+            for k, n in sorted(keys.items())]
+    rows += [("file", path, "1") for path, key in plan.carriers if key == "file"]
+    return rows
+
+
 def plan_json(plan, dry_run: bool) -> dict:
-    """The ``mmlint.convert/1`` JSON document for a plan."""
+    """The ``mmlint.convert/1`` JSON document for a plan: the same data as
+    :func:`print_plan`. Sizes are bytes; ``usage`` keeps the target's metric
+    names (see :class:`mmlint.convert.PlannedFile`)."""
     return {
         "format": "mmlint.convert/1",
-        "source": {"path": plan.source, "dialect": plan.source_dialect, "profile": plan.source_profile},
+        "source": {"path": plan.source, "dialect": plan.source_dialect, "profile": plan.source_profile, "notes": plan.notes},
         "dest": {"path": plan.dest, "dialect": plan.dialect, "profile": plan.profile},
         "ok": plan.ok,
         "dryRun": dry_run,
         "written": plan.written,
-        "files": [{"path": p, "bytes": n} for p, n in plan.files.items()],
+        "files": [{"path": f.path, "bytes": f.size, "kind": f.kind, "source": f.source or None, "usage": f.usage or None}
+                  for f in plan.files.values()],
+        "carriers": [{"path": p, "key": k} for p, k in plan.carriers],
         "fills": [{"path": p, "field": f, "value": v} for p, f, v in plan.fills],
         "losses": [{"path": p, "field": f, "value": v} for p, f, v in plan.losses],
+        "notCopied": [{"path": p, "reason": r} for p, r in plan.not_copied],
+        "swept": [{"path": p, "action": a} for p, a in plan.swept],
         "refusals": [{"code": r.code, "path": r.path, "field": r.field, "message": r.message, "usage": r.usage}
                      for r in plan.refusals],
     }
 
 
-def print_plan(plan, dry_run: bool) -> None:
-    """Plain-text plan: files, fills, losses, refusals with their metrics."""
-    from mmlint.textutil import safe_path_text
+def _table(title: str, head: tuple[str, ...], rows: list[tuple[str, ...]], rich_console) -> None:
+    if rich_console is not None:
+        from rich.table import Table
+        from rich.text import Text
 
+        table = Table(title=Text(title), title_justify="left")
+        for h in head:
+            table.add_column(h, justify="right" if h == "bytes" else "left", overflow="fold")
+        for row in rows:
+            table.add_row(*(Text(c) for c in row))  # store text is never read as rich markup
+        rich_console.print(table)
+        return
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    sys.stdout.write(f"{title}:\n")
+    for row in [head] + rows:
+        cells = [c.rjust(w) if h == "bytes" else c.ljust(w) for c, w, h in zip(row, widths, head)]
+        sys.stdout.write("  " + "  ".join(cells).rstrip() + "\n")
+
+
+def print_plan(plan, dry_run: bool) -> None:
+    """The plan as text: files (kind, bytes, path, source, budget use),
+    carriers, fills, allowed losses, folders not copied, refusals with their
+    metrics, and the outcome. Tables are drawn with rich when stdout is a
+    terminal, as aligned plain text otherwise. Store text is escaped."""
+    from mmlint.textutil import safe_path_text as esc
+
+    console = None
+    if sys.stdout.isatty():
+        from rich.console import Console
+
+        console = Console(highlight=False)
     out = sys.stdout
     prof = f" ({plan.profile})" if plan.profile else ""
     src_prof = f" ({plan.source_profile})" if plan.source_profile else ""
-    out.write(f"convert {safe_path_text(plan.source)} [{plan.source_dialect}{src_prof}] -> {safe_path_text(plan.dest)} [{plan.dialect}{prof}]\n")
+    out.write(f"convert {esc(plan.source)} [{plan.source_dialect}{src_prof}, {plan.notes} notes] -> {esc(plan.dest)} [{plan.dialect}{prof}]\n")
+    for name, action in plan.swept:
+        out.write(f"leftover of a killed run {action}: {esc(name)}\n")
     if plan.files:
-        total = sum(plan.files.values())
-        out.write(f"files: {len(plan.files)} ({total} bytes)\n")
-        for p, n in plan.files.items():
-            out.write(f"  {n:>9}  {safe_path_text(p)}\n")
+        total = sum(f.size for f in plan.files.values())
+        rows = [(f.kind, str(f.size), esc(f.path), esc(f.source) if f.source and f.source != f.path else "", _budget_text(f.usage))
+                for f in plan.files.values()]
+        _table(f"files to write: {len(plan.files)} ({total} bytes)", ("kind", "bytes", "path", "from", "budget use"), rows, console)
+    if plan.carriers:
+        _table("carriers (fields the target holds in mmlint-* keys or files)", ("carrier", "in", "uses"),
+               [(k, esc(w), n) for k, w, n in _carrier_rows(plan)], console)
     for p, f, v in plan.fills:
-        out.write(f"fill: {safe_path_text(p)}: {f} := {v!r}\n")
+        out.write(f"fill: {esc(p)}: {f} := {v!r}\n")
     for p, f, v in plan.losses:
-        out.write(f"loss (allowed): {safe_path_text(p)}: {f} was {v!r}\n")
+        out.write(f"loss (allowed): {esc(p)}: {f} was {v!r}\n")
+    for p, reason in plan.not_copied:
+        out.write(f"not copied: {esc(p)}/ ({reason})\n")
     for r in plan.refusals:
         field = f" [{r.field}]" if r.field else ""
-        out.write(f"refused: {r.code} {safe_path_text(r.path)}{field}: {r.message}\n")
+        out.write(f"refused: {r.code} {esc(r.path)}{field}: {r.message}\n")
         if r.usage:
             out.write(f"  usage: {json.dumps(r.usage, ensure_ascii=False)}\n")
     if plan.refusals:

@@ -375,18 +375,22 @@ def quote_value(value: str) -> str | None:
 def _yaml_printable(ch: str) -> bool:
     """Characters YAML allows in a scalar as they are (YAML 1.2 §5.1), minus
     line breaks: tab, printable ASCII, NEL-free C1 range excluded, the BMP
-    without surrogates and U+FEFF/U+FFFE/U+FFFF, and the astral planes."""
+    without surrogates and U+FEFF/U+FFFE/U+FFFF, and the astral planes; plus
+    the surrogate escapes of bytes that are not UTF-8 (no YAML reader can
+    read those, quoted or not, and the key: value grammar keeps them)."""
     o = ord(ch)
     return (ch == "\t" or 0x20 <= o <= 0x7E or 0xA0 <= o <= 0xD7FF or 0xE000 <= o <= 0xFFFD and o != 0xFEFF
-            or o >= 0x10000)
+            or o >= 0x10000 or 0xDC80 <= o <= 0xDCFF)  # the last: bytes that are not UTF-8, written back as they were
+
+
+_NUMERIC = __import__("re").compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?$|^[-+]?0[xob][0-9a-fA-F_]+$"
+                                    r"|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$")
 
 
 def _looks_numeric(value: str) -> bool:
-    try:
-        float(value)
-        return True
-    except ValueError:
-        return False
+    """Would a YAML 1.1 or 1.2 reader take ``value`` for a number (``0_``,
+    ``1e3``, ``0x1F``, ``.inf`` included)?"""
+    return _NUMERIC.match(value) is not None
 
 
 def render_item(key: str, value: Any, indent: str = "", newline: str = "\n") -> list[str] | None:

@@ -10,6 +10,7 @@ A dialect module exposes::
     def read(root: str, profile: str | None) -> Store
     def render(store: Store, profile: str | None) -> dict[str, bytes]
     def note_budget(note, profile, caps) -> tuple[str, int] | None  # optional
+    def owns_path(rel: str, profile: str | None) -> bool  # the reader takes rel for the store, not aux
 
 ``render`` performs no I/O: it returns the files to write (POSIX path ->
 bytes) and raises :class:`Unrepresentable` for a value the dialect cannot
@@ -140,6 +141,24 @@ def read_head(path: str, limit: int = 65536) -> str:
             return fh.read(limit).decode("utf-8", "replace").lstrip("\ufeff")
     except OSError:
         return ""
+
+
+def add_aux(store, out: dict[str, bytes], owns) -> None:
+    """Add the store's auxiliary files to a writer's output ``out`` (POSIX
+    path -> bytes), verbatim, each at :func:`mmlint.carriers.aux_home`
+    (parked when ``owns(path)`` says the writer's reader would take the
+    path for part of the store).
+
+    Raises:
+        Unrepresentable: an auxiliary file lands on a path already written.
+    """
+    from mmlint import carriers
+
+    for path, data in store.aux_files().items():
+        home = carriers.aux_home(path, owns)
+        if home in out:
+            raise Unrepresentable(path, "aux", f"an auxiliary file would be written at {home!r}, where the store already has a file")
+        out[home] = data
 
 
 _loaded: dict[str, ModuleType] = {}

@@ -162,6 +162,7 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
     for f in list(keymap.values()) + [f for f in NOTE_FIELDS if f not in keymap.values()]:
         read[f] = getattr(note, f)
     read["category"] = note.category
+    read["slug"] = note.slug
     read["extra"] = _copy(note.extra)
     note.layout = NoteLayout(dialect, dec.bom, dec.newline or "\n", fm, head, body_raw, body_lf, lead, read, field_items, data)
     return note, problems
@@ -183,25 +184,43 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _fields_to_write(note: Note, keymap: dict[str, str], outside: tuple[str, ...]) -> list[str]:
+#: Model values that a note's file path holds: written as carriers only when
+#: the path a writer chose does not hold them (see ``carry`` in :func:`render_note`).
+PATH_FIELDS = ("slug", "category")
+
+
+def path_carry(note: Note, path: str) -> tuple[str, ...]:
+    """Which of :data:`PATH_FIELDS` the POSIX ``path`` a writer chose for
+    ``note`` does not hold: ``slug`` when the file stem (without ``.md``, any
+    case) differs from it, ``category`` when the folders do."""
+    *folders, name = path.split("/")
+    stem = name[:-3] if name.lower().endswith(".md") else name
+    return tuple(f for f, held in (("slug", stem == note.slug), ("category", tuple(folders) == note.category)) if not held)
+
+
+def _path_value(note: Note, fieldname: str) -> str:
+    return "/".join(note.category) if fieldname == "category" else note.slug
+
+
+def _fields_to_write(note: Note, keymap: dict[str, str], outside: tuple[str, ...], carry: tuple[str, ...]) -> list[str]:
     """Present fields this note's frontmatter must hold: native ones in key
-    order, then carried ones (every model field the dialect keeps nowhere else)."""
+    order, then carried ones (every model field the dialect keeps nowhere
+    else), then the path parts in ``carry``."""
     native = [f for f in keymap.values() if getattr(note, f) is not None]
     carried = [f for f in NOTE_FIELDS if f not in keymap.values() and f not in outside and getattr(note, f) is not None]
-    if note.category and "category" not in outside:
-        carried.append("category")
+    carried += [f for f in PATH_FIELDS if f in carry and _path_value(note, f)]
     return native + carried
 
 
 def _render_field(note: Note, fieldname: str, rev: dict[str, str], nl: str) -> list[str]:
-    value = "/".join(note.category) if fieldname == "category" else getattr(note, fieldname)
+    value = _path_value(note, fieldname) if fieldname in PATH_FIELDS else getattr(note, fieldname)
     if fieldname in rev:
         return _must_render(note, rev[fieldname], value, fieldname, nl)
     return _must_render(note, carriers.FIELD_KEYS[fieldname], carriers.frontmatter_safe(carriers.encode_value(value)), fieldname, nl)
 
 
 def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[str, ...],
-                outside: tuple[str, ...] = ()) -> bytes:
+                outside: tuple[str, ...] = (), carry: tuple[str, ...] = (), carry_extras: bool = False) -> bytes:
     """Serialize ``note`` with frontmatter.
 
     Args:
@@ -209,19 +228,28 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
         dialect: only a layout of this dialect is reused.
         order: frontmatter keys in the order a new note gets them.
         outside: model fields the dialect keeps in its index, not in notes.
+        carry: which of ``slug`` and ``category`` the note's file path does
+            not hold, so they are written as ``mmlint-slug`` /
+            ``mmlint-category``; a carrier line left from an earlier
+            conversion whose value the path now holds is dropped.
+        carry_extras: write every unknown key not already in the note's
+            frontmatter as ``mmlint-extra-<key>``, for a tool that moves
+            unknown keys around (Claude Code nests them under ``metadata:``);
+            a ``metadata:`` block itself stays one.
 
     Raises:
         Unrepresentable: a value that the key:value grammar cannot hold.
     """
     rev = {v: k for k, v in keymap.items()}
+    reserved = set(keymap) | (set(note.extra) - {NEST} if carry_extras else set())
     lay = note.layout if isinstance(note.layout, NoteLayout) and note.layout.dialect == dialect else None
-    if lay is not None and _unchanged(note, lay, outside):
-        return lay.data
-    if lay is not None and lay.fm is None and not note.extra and not _fields_to_write(note, keymap, outside):
+    if lay is not None and all((f in lay.field_items) == (f in carry) for f in PATH_FIELDS) and _unchanged(note, lay, outside):
+        return lay.data  # nothing changed and the path still holds what it held
+    if lay is not None and lay.fm is None and not note.extra and not _fields_to_write(note, keymap, outside, carry):
         body = lay.body_raw if note.body == lay.body_lf else apply_newline(note.body, lay.newline)
         return encode(body, lay.bom)
     if lay is None or lay.fm is None:
-        return encode(_render_fresh(note, keymap, order, outside))
+        return encode(_render_fresh(note, keymap, order, outside, carry, reserved))
     fm = lay.fm
     nl = "\r\n" if lay.newline == "\r\n" else "\n"
     out: list[str] = [fm.open_raw]
@@ -232,6 +260,8 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
             out.extend(it.raw)
             continue
         done.add(key)
+        if key in PATH_FIELDS and key not in carry:
+            continue
         old = lay.read.get(key) if not key.startswith("extra:") else _extra_get(lay.read["extra"], key)
         new = getattr(note, key) if not key.startswith("extra:") else _extra_get(note.extra, key)
         if new == old:
@@ -248,12 +278,12 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
         if lines is None:
             raise Unrepresentable(note.path, key, "value cannot be written as frontmatter key: value")
         out.extend(lines)
-    for fieldname in _fields_to_write(note, keymap, outside):
+    for fieldname in _fields_to_write(note, keymap, outside, carry):
         if fieldname not in done:
             out.extend(_render_field(note, fieldname, rev, nl))
     for key, value in note.extra.items():
         if "extra:" + key not in done and not (isinstance(value, dict) and any(f"extra:{key}.{k}" in done for k in value)):
-            out.extend(_render_extra(note, key, value, set(keymap), nl))
+            out.extend(_render_extra(note, key, value, reserved, nl))
     if fm.close_raw is None:
         return encode(_restore_cr("\n".join(out), lay), lay.bom)
     out.append(fm.close_raw)
@@ -321,14 +351,15 @@ def _render_extra(note: Note, key: str, value: Any, native: set[str], nl: str) -
     return _must_render(note, wkey, carriers.frontmatter_safe(wvalue), "extra:" + key, nl)
 
 
-def _render_fresh(note: Note, keymap: dict[str, str], order: tuple[str, ...], outside: tuple[str, ...]) -> str:
+def _render_fresh(note: Note, keymap: dict[str, str], order: tuple[str, ...], outside: tuple[str, ...],
+                  carry: tuple[str, ...], reserved: set[str]) -> str:
     rev = {v: k for k, v in keymap.items()}
     lines = ["---"]
     rank = {k: i for i, k in enumerate(order)}
-    fields = sorted(_fields_to_write(note, keymap, outside), key=lambda f: rank.get(rev.get(f, ""), len(rank)))
+    fields = sorted(_fields_to_write(note, keymap, outside, carry), key=lambda f: rank.get(rev.get(f, ""), len(rank)))
     for fieldname in fields:
         lines.extend(_render_field(note, fieldname, rev, "\n"))
     for key, value in note.extra.items():
-        lines.extend(_render_extra(note, key, value, set(keymap), "\n"))
+        lines.extend(_render_extra(note, key, value, reserved, "\n"))
     lines.append("---")
     return "\n".join(lines) + "\n\n" + note.body

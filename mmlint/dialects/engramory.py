@@ -16,6 +16,7 @@ Index pointers are read with markdown-it (:mod:`mmlint.markdown`).
 
 from __future__ import annotations
 
+import bisect
 import os
 import posixpath
 import re
@@ -23,7 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from mmlint import carriers
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head
+from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
 from mmlint.model import Entry, Index, Note, Span, Store
 from mmlint.textutil import count_lines, decode, encode
@@ -32,6 +35,11 @@ NAME = "engramory"
 PROFILES = ("recall-v1", "upstream", "claude-code")
 DEFAULT_PROFILE = "claude-code"
 TYPES = ("user", "feedback", "project", "reference")
+#: ASCII punctuation that markdown may read as markup in link text; the
+#: writer escapes it with a backslash so the reader gets the text back.
+_MD_PUNCT_RE = re.compile(r"[\\`*_\[\]<>&!#~|]")
+#: The title a written index gets (upstream template, seed spec §1).
+INDEX_TITLE = "Memory Index"
 
 #: Index caps per profile: hard lines/bytes, soft lines/bytes (``None``: no
 #: soft tier), and Claude Code's load window for ``claude-code``.
@@ -55,10 +63,18 @@ KEYMAP = {
     "confidence": "confidence",
     "tags": "tags",
 }
-#: Model fields a converted note must have (model field -> frontmatter key).
-REQUIRED = {"summary": "description", "type": "type"}
-#: Fields filled in when a converted note lacks them (documented in docs/convert.md).
-FILLS = {"name": lambda note: note.slug}
+#: Model fields a converted note must have, per profile (model field ->
+#: frontmatter key): the seed spec §2 and Claude Code require name,
+#: description and type (``name`` is filled, see :func:`fills`); upstream
+#: also requires the dates (``research/engramory-reference.md`` §1.4).
+REQUIRED: dict[str, dict[str, str]] = {
+    "recall-v1": {"summary": "description", "type": "type"},
+    "upstream": {"summary": "description", "type": "type", "created": "created", "updated": "updated"},
+    "claude-code": {"summary": "description", "type": "type"},
+}
+#: recall-v1 file names (seed spec §2): ``[a-z0-9-]+\.md``, prefixed by the type.
+_RECALL_NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+_RECALL_JUNK_RE = re.compile(r"[^a-z0-9-]+")
 
 #: Model fields this dialect keeps in the index, not in note frontmatter.
 INDEX_FIELDS = ("title", "index_hook", "index_section")
@@ -73,6 +89,21 @@ _LEDGER_RE = re.compile(r"^\.engramory-[a-z0-9-]+\.jsonl$")
 def is_note_name(name: str) -> bool:
     """A note file: ``*.md`` (any case), not the index itself."""
     return name.lower().endswith(".md") and name != "MEMORY.md"
+
+
+def owns_path(rel: str, profile: str | None = None) -> bool:
+    """True when the engramory reader (``profile``) takes the file at
+    store-relative ``rel`` for the index or a note: ``MEMORY.md``, and every
+    ``*.md`` except a top-level ``README.md``, those under ``archive/``,
+    ``templates/`` (top level, any case) and :data:`mmlint.carriers.AUX_DIR`,
+    and recall-v1 ``-history.md`` archives."""
+    if rel == "MEMORY.md":
+        return True
+    name = rel.rsplit("/", 1)[-1]
+    top = rel.split("/", 1)[0].lower() if "/" in rel else ""
+    if not is_note_name(name) or top in SKIP_TOP or carriers.is_parked(rel) or rel.lower() == "readme.md":
+        return False
+    return not ((profile or DEFAULT_PROFILE) == "recall-v1" and name.endswith("-history.md"))
 
 
 def slug_of(path: str) -> str:
@@ -285,21 +316,41 @@ def read(root: str, profile: str | None = None) -> Store:
     profile = profile or DEFAULT_PROFILE
     store, files = open_store(root, NAME, profile, SKIP_TOP)
     for rel, rec in files:
-        name = rel.rsplit("/", 1)[-1]
         if rel == "MEMORY.md":
             rec.kind = "index"
             store.index = read_index(rel, rec.data or b"")
             continue
-        if rec.kind == "skipped" or not is_note_name(name) or rel.lower() == "readme.md" \
-                or (profile == "recall-v1" and name.endswith("-history.md")):
-            rec.kind = "aux"  # a README and recall-v1 archives (<slug>-history.md) are not memories; they travel verbatim
+        if not owns_path(rel, profile):
+            rec.kind = "aux"  # ledgers, recall-v1 archives, archive/ and templates/: verbatim
             continue
         rec.kind = "note"
-        note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, slug_of(rel))
+        note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, slug_of(rel), tuple(rel.split("/")[:-1]))
         store.notes.append(note)
         store.problems.extend(problems)
     _attach_index(store)
     return store
+
+
+def _loose_lines(idx: Index, credited: set[int]) -> list[tuple[int, str]]:
+    """The index lines a conversion must carry: every line except the
+    credited pointer lines, the headings of the sections they sit in (with a
+    setext underline), a first ``# Memory Index`` title (the writer's own),
+    and blank lines other than those between two carried lines."""
+    lines = idx.text.split("\n")
+    sections = sorted(line for line, level, _ in idx.headings if level >= 2)
+    skip = set(credited)
+    for line in credited:
+        k = bisect.bisect_left(sections, line) - 1
+        if k >= 0:
+            skip.add(sections[k])
+            under = lines[sections[k]].strip() if sections[k] < len(lines) else ""
+            if under and set(under) <= {"=", "-"}:
+                skip.add(sections[k] + 1)
+    h1 = next((h for h in idx.headings if h[1] == 1), None)
+    if h1 is not None and h1[2] == INDEX_TITLE:
+        skip.add(h1[0])
+    keep = [(i, raw.rstrip("\r")) for i, raw in enumerate(lines, start=1) if raw.strip() and i not in skip]
+    return carriers.with_inner_blanks(keep, lines)
 
 
 def _attach_index(store: Store) -> None:
@@ -325,12 +376,7 @@ def _attach_index(store: Store) -> None:
         note.index_hook = None if e.hook == note.summary else e.hook
         note.index_section = e.section
         note.spans["title"] = e.span
-    lines = idx.text.split("\n")
-    loose = dict(idx.prose)
-    for e in idx.entries:
-        if e.span.line not in credited:
-            loose[e.span.line] = lines[e.span.line - 1].rstrip("\r")
-    idx.loose = sorted(loose.items())
+    idx.loose = _loose_lines(idx, credited)
     idx.layout = IndexLayout(idx.bom, idx.text,
                              {n.path: (n.title, n.index_hook, n.index_section) for n in store.notes},
                              list(idx.loose))
@@ -339,26 +385,102 @@ def _attach_index(store: Store) -> None:
 # ---------------------------------------------------------------- writing
 
 
-def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
-    """The files of ``store`` written as engramory (no I/O).
+def required(profile: str | None) -> dict[str, str]:
+    """Model field -> frontmatter key of the fields a note converted into
+    ``profile`` must have (:data:`REQUIRED`); a missing one is refused
+    unless the user supplies ``--default KEY=VALUE``."""
+    return REQUIRED[profile or DEFAULT_PROFILE]
 
-    Notes keep their path when they came from this dialect; otherwise the
-    path is ``<slug>.md``. Raises :class:`Unrepresentable` for values the
-    frontmatter grammar cannot hold.
+
+def fills(note: Note, profile: str | None) -> dict[str, str]:
+    """Values a note converted into ``profile`` gets when it lacks them:
+    ``name`` := the file name's slug, so that name and file name agree
+    (recall-v1: the stem without its ``<type>-`` prefix, see :func:`recall_stem`;
+    other profiles: the note's slug). Returns ``{}`` when nothing is filled."""
+    if note.name is not None:
+        return {}
+    if (profile or DEFAULT_PROFILE) == "recall-v1" and note.type is not None and _RECALL_NAME_RE.match(note.type):
+        stem = recall_stem(note.slug, note.type)
+        return {"name": stem[len(note.type) + 1:] or stem}
+    return {"name": note.slug}
+
+
+def recall_stem(slug: str, type_: str) -> str:
+    """The recall-v1 file stem (seed spec §2: ``<type>-<slug>``, ``[a-z0-9-]``)
+    for a note's slug, deterministically: the ASCII form
+    (:func:`mmlint.carriers.ascii_slug`) lower-cased, every run of other
+    characters turned into ``-``, edge hyphens removed, then prefixed with
+    ``<type>-`` unless it already starts so (``feedback_testing`` ->
+    ``feedback-testing``; ``Deploy.Notes_v2`` -> ``reference-deploy-notes-v2``).
+    Lossy; the writer keeps the slug in ``mmlint-slug``."""
+    stem = _RECALL_JUNK_RE.sub("-", carriers.ascii_slug(slug).lower()).strip("-")
+    if stem == type_ or stem.startswith(type_ + "-"):
+        return stem
+    return f"{type_}-{stem}" if stem else type_
+
+
+def note_path(note: Note, keep: bool, profile: str | None) -> str:
+    """Where ``note`` is written (POSIX, store-relative).
+
+    ``keep`` (a note read from this dialect and profile): its own path.
+    recall-v1: ``<type>-<slug>.md`` in the root (:func:`recall_stem`).
+    Otherwise ``<category folders>/<slug>.md``.
+
+    Raises:
+        Unrepresentable: a slug that cannot be a file name; for recall-v1 a
+            missing type or one that cannot prefix a file name, or a stem
+            that the reader would take for a ``-history.md`` archive.
+    """
+    if keep:
+        return note.path
+    if (profile or DEFAULT_PROFILE) == "recall-v1":
+        if note.type is None or not _RECALL_NAME_RE.match(note.type):
+            raise Unrepresentable(note.path, "type", f"recall-v1 names files <type>-<slug>.md in [a-z0-9-]; "
+                                                     f"type {note.type!r} cannot be that prefix")
+        stem = recall_stem(note.slug, note.type)
+        if stem.endswith("-history"):
+            raise Unrepresentable(note.path, "slug", f"{stem + '.md'!r} would be read as a recall-v1 -history.md archive")
+        return stem + ".md"
+    for part, fname in [(c, "category") for c in note.category] + [(note.slug, "slug")]:
+        if "/" in part or "\\" in part or part in ("", ".", ".."):
+            raise Unrepresentable(note.path, fname, f"{part!r} cannot be a file or folder name")
+    return "/".join(note.category + (note.slug + ".md",))
+
+
+def note_paths(store: Store, profile: str | None) -> dict[str, str]:
+    """Source note path -> the path :func:`render` writes it at (see
+    :func:`note_path`).
+
+    Raises:
+        Unrepresentable: see :func:`note_path`; two notes on one path, or on
+            paths that differ only by case or Unicode normalisation.
+    """
+    claims = PathClaims()
+    same = store.dialect == NAME and store.profile == (profile or DEFAULT_PROFILE)
+    return {n.path: claims.claim(note_path(n, same and _same(n), profile), n.path) for n in store.notes}
+
+
+def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
+    """The files of ``store`` written as engramory ``profile`` (no I/O).
+
+    Notes keep their path when read from this dialect and profile; else see
+    :func:`note_path`. The slug and category go into ``mmlint-slug`` /
+    ``mmlint-category`` when the path does not hold them.
+
+    Raises:
+        Unrepresentable: see :func:`note_path`; two notes on one path (or on
+            paths differing only by case or Unicode normalisation); values
+            the frontmatter grammar cannot hold.
     """
     out: dict[str, bytes] = {}
-    claims = PathClaims()
+    paths = note_paths(store, profile)
     for note in store.notes:
-        path = note.path if _same(note) else f"{note.slug}.md"
-        if not _same(note) and ("/" in note.slug or "\\" in note.slug or note.slug in ("", ".", "..")):
-            raise Unrepresentable(note.path, "slug", f"{note.slug!r} cannot be a file name")
-        out[claims.claim(path, note.path)] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, INDEX_FIELDS)
+        path = paths[note.path]
+        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, INDEX_FIELDS, _fmnote.path_carry(note, path),
+                                        carry_extras=(profile or DEFAULT_PROFILE) == "claude-code")
     if store.index is not None or store.dialect != NAME:
-        out["MEMORY.md"] = render_index(store)
-    for path, data in store.aux_files().items():
-        if path in out:
-            raise Unrepresentable(path, "aux", "an auxiliary file has the same path as a note")
-        out[path] = data
+        out["MEMORY.md"] = render_index(store, paths)
+    _add_aux(store, out, lambda rel: owns_path(rel, profile))
     return out
 
 
@@ -367,49 +489,62 @@ def _same(note: Note) -> bool:
     return isinstance(lay, _fmnote.NoteLayout) and lay.dialect == NAME
 
 
-def render_index(store: Store) -> bytes:
+def render_index(store: Store, paths: dict[str, str]) -> bytes:
     """``MEMORY.md`` for ``store``: the original text when nothing the index
-    shows changed, else a canonical pointer index grouped by section."""
+    shows changed, else a canonical pointer index grouped by section.
+    ``paths`` maps each note's source path to the path it is written at."""
     idx = store.index
     lay = idx.layout if idx is not None and isinstance(idx.layout, IndexLayout) else None
-    if lay is not None and store.dialect == NAME:
+    if lay is not None and store.dialect == NAME and all(paths[p] == p for p in paths):
         now = {n.path: (n.title, n.index_hook, n.index_section) for n in store.notes}
         if now == lay.read and list(idx.loose) == lay.prose:
             return encode(lay.text, lay.bom)
-    title = (idx.header.get("title") if idx is not None else None) or "Memory Index"
-    lines = [f"# {title}", ""]
-    for _, text in (idx.loose if idx is not None else []):
-        lines.append(text)
-    if idx is not None and idx.loose:
-        lines.append("")
+    loose = [text for _, text in idx.loose] if idx is not None else []
     groups: dict[str, list[Note]] = {}
     for note in store.notes:
         groups.setdefault(note.index_section or "", []).append(note)
-    for sec in sorted(groups, key=lambda s: (s != "", TYPES.index(s) if s in TYPES else len(TYPES), s)):
+    order = sorted(groups, key=lambda s: (s != "", TYPES.index(s) if s in TYPES else len(TYPES), s))
+    # Carried lines go first, unless a heading among them would become the
+    # section of the entries that have none, or a link among them (a second
+    # pointer to a note) would be read as the note's entry: then they go last.
+    headed = any(re.match(r"^ {0,3}#{2,6}(\s|$)", t) for t in loose) and "" in groups
+    first = not headed and not any("](" in t or "[[" in t for t in loose)
+    # A store's own title (an H1 heading first among the carried lines) stands in for ours.
+    lines = [] if loose and first and re.match(r"^# \S", loose[0]) else [f"# {INDEX_TITLE}", ""]
+    if loose and first:
+        lines += loose + [""]
+    for sec in order:
         if sec:
             lines.append(f"## {sec}")
         for note in groups[sec]:
-            lines.append(pointer_line(note, note.path if _same(note) else f"{note.slug}.md"))
+            lines.append(pointer_line(note, paths[note.path]))
         lines.append("")
+    if loose and not first:
+        lines += loose + [""]
     return encode("\n".join(lines).rstrip("\n") + "\n")
 
 
 def pointer_line(note: Note, path: str) -> str:
     """The index line pointing at ``note`` stored at ``path``:
-    ``- [title](path) — hook``; the hook is the note's index hook, else its
-    summary (``description``), and is left out when empty.
+    ``- [title](path) — hook``. Markdown punctuation in the title is
+    escaped and ``% # ? < > \\`` in the path percent-encoded, so
+    :func:`read_index` reads back the same title and target; the hook is the
+    note's index hook, else its summary (``description``), left out when empty.
 
     Raises:
-        Unrepresentable: a title with a newline or ``]``, a hook on several lines.
+        Unrepresentable: a title with a line break or edge spaces, a hook on
+            several lines.
     """
     title = note.title if note.title is not None else note.derived_title()
-    if "\n" in title or "]" in title:
-        raise Unrepresentable(note.path, "title", "a link title cannot hold a newline or ']'")
-    dest = f"<{path}>" if (" " in path or "(" in path or ")" in path) else path
+    if "\n" in title or "\r" in title or title != title.strip():
+        raise Unrepresentable(note.path, "title", "a link title cannot hold a line break or edge spaces")
+    dest = re.sub(r"[%#?<>\\]", lambda m: f"%{ord(m.group(0)):02X}", path)  # resolve_pointer decodes these
+    dest = f"<{dest}>" if (" " in dest or "(" in dest or ")" in dest) else dest
     hook = note.index_hook if note.index_hook is not None else (note.summary or "")
     if "\n" in hook:
         raise Unrepresentable(note.path, "index_hook", "an index hook cannot span lines")
-    return f"- [{title}]({dest})" + (f" — {hook}" if hook else "")
+    text = _MD_PUNCT_RE.sub(lambda m: "\\" + m.group(0), title)
+    return f"- [{text}]({dest})" + (f" — {hook}" if hook else "")
 
 
 def note_budget(note: Note, profile: str | None, caps: dict[str, int]) -> tuple[str, int] | None:
@@ -421,24 +556,53 @@ def note_budget(note: Note, profile: str | None, caps: dict[str, int]) -> tuple[
     return "noteBytes", int(caps.get("note_bytes", NOTE_MAX_BYTES))
 
 
+def budget_use(store: Store, files: dict[str, bytes], profile: str | None = None) -> dict[str, dict[str, Any]]:
+    """Budget use of the files :func:`render` made for ``profile``: written
+    path -> ``{"noteBytes"}`` for a note (plus ``"noteMaxBytes"``, 4 MiB, for
+    recall-v1 and upstream), and for ``MEMORY.md``
+    :func:`mmlint.convert.index_usage` against the profile's hard caps."""
+    from mmlint.convert import index_usage
+
+    profile = profile or DEFAULT_PROFILE
+    capped = profile in ("recall-v1", "upstream")
+    out: dict[str, dict[str, Any]] = {}
+    for path in note_paths(store, profile).values():
+        out[path] = {"noteBytes": len(files[path])} | ({"noteMaxBytes": NOTE_MAX_BYTES} if capped else {})
+    if "MEMORY.md" in files:
+        caps = INDEX_CAPS[profile]
+        out["MEMORY.md"] = index_usage(files["MEMORY.md"], int(caps["lines"] or 0), int(caps["bytes"] or 0), len(store.notes))
+    return out
+
+
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
-    """Refusals for writing ``store`` as engramory: the profile's index caps,
-    and for recall-v1 the 4 MiB note and 2,000-note limits."""
+    """Refusals (:class:`mmlint.convert.Refusal`) for writing ``store`` as
+    engramory ``profile`` into ``files`` (the output of :func:`render`), in
+    the mm priority order: notes over 4 MiB (``E_NOTE_TOO_LARGE``, bytes;
+    recall-v1 §6 and the upstream doctor's read cap), more than 2,000 notes
+    (``E_TOO_MANY_NOTES``, recall-v1 §6), then the profile's index caps
+    (:data:`INDEX_CAPS`, ``E_INDEX_BUDGET_EXCEEDED`` naming the notes past
+    the cap)."""
     from mmlint.convert import Refusal, index_overflow
 
     profile = profile or DEFAULT_PROFILE
     caps = INDEX_CAPS[profile]
+    paths = note_paths(store, profile)
+    use = budget_use(store, files, profile)
     out = []
     if profile in ("recall-v1", "upstream"):
-        for path, data in files.items():
-            if path.endswith(".md") and path != "MEMORY.md" and len(data) > NOTE_MAX_BYTES:
-                out.append(Refusal("E_NOTE_TOO_LARGE", path, f"note would be {len(data)} bytes, over the {NOTE_MAX_BYTES}-byte cap",
-                                   "body", {"noteBytes": len(data), "noteMaxBytes": NOTE_MAX_BYTES}))
+        for note in store.notes:
+            size = use[paths[note.path]]["noteBytes"]
+            if size > NOTE_MAX_BYTES:
+                out.append(Refusal("E_NOTE_TOO_LARGE", note.path, f"note would be {size} bytes, over the {NOTE_MAX_BYTES}-byte cap "
+                                   f"by {size - NOTE_MAX_BYTES}; split it", "body", {"noteBytes": size, "noteMaxBytes": NOTE_MAX_BYTES}))
     if profile == "recall-v1" and len(store.notes) > MAX_NOTES:
-        out.append(Refusal("E_TOO_MANY_NOTES", "MEMORY.md", f"{len(store.notes)} notes, over the {MAX_NOTES}-note limit",
-                           None, {"notes": len(store.notes), "maxNotes": MAX_NOTES}))
+        out.append(Refusal("E_TOO_MANY_NOTES", "MEMORY.md", f"{len(store.notes)} notes, over the {MAX_NOTES}-note limit "
+                           f"by {len(store.notes) - MAX_NOTES}; consolidate notes", None, {"notes": len(store.notes), "maxNotes": MAX_NOTES}))
     if "MEMORY.md" in files:
-        ov = index_overflow(files["MEMORY.md"], int(caps["lines"] or 0), int(caps["bytes"] or 0), len(store.notes))
+        by_path = {written: source for source, written in paths.items()}
+        spans = [(e.span.line, e.span.line, by_path[e.target]) for e in read_index("MEMORY.md", files["MEMORY.md"]).entries
+                 if e.target in by_path]
+        ov = index_overflow(files["MEMORY.md"], int(caps["lines"] or 0), int(caps["bytes"] or 0), spans)
         if ov is not None:
             out.append(ov)
     return out

@@ -22,6 +22,7 @@ from typing import Any
 
 from mmlint import carriers
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head
+from mmlint.dialects import add_aux as _add_aux
 from mmlint.model import NOTE_FIELDS, Entry, Index, Note, Problem, Span, Store
 from mmlint.textutil import apply_newline, count_lines, decode, encode, to_lf
 
@@ -63,6 +64,14 @@ def body_chars(body: str) -> int:
     body it reads back, without the newlines that open and close it (it
     writes a final newline after every body)."""
     return len(body.strip("\n"))
+
+
+def owns_path(rel: str, profile: str | None = None) -> bool:
+    """True when the mm reader takes the file at store-relative ``rel`` for
+    part of the store: the index, the index-lines carrier file, or a detail
+    file under ``memories/``
+    (an auxiliary file there is parked, see :data:`mmlint.carriers.AUX_DIR`)."""
+    return rel in ("MEMORY.md", carriers.INDEX_LINES_FILE) or (rel.startswith(DETAIL_DIR + "/") and rel.endswith(".md"))
 
 
 def parse_tags(value: str) -> list[str]:
@@ -199,7 +208,6 @@ def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], lis
                 idx.headings.append((i, 1, line[2:].strip()))
             elif line.strip() and not any(b.match(line) for b in _BOILERPLATE):
                 idx.prose.append((i, line))
-                idx.loose.append((i, line))
             continue
         m = _ENTRY_KEY_RE.match(line)
         if m:
@@ -216,7 +224,7 @@ def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], lis
                 cur["fields"][key] = parse_tags(value) if key == "tags" else value
                 cur["spans"][key] = span
             elif key == carriers.FIELD_KEYS["slug"]:
-                cur["slug"] = value
+                cur["slug"] = carriers.decode_value(value)
                 cur["spans"]["slug"] = span
             elif (back := carriers.restore(key, value)) is not None:
                 target = cur["fields"] if back[0] == "field" else cur["extra"]
@@ -227,6 +235,7 @@ def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], lis
                 cur["spans"]["extra:" + key] = span
             continue
         cur["body"].append(line)
+    idx.loose = carriers.with_inner_blanks(list(idx.prose), lines)
     for ent in entries:
         body = "\n".join(ent["body"]).strip("\n")
         if body.strip():
@@ -302,6 +311,8 @@ def read(root: str, profile: str | None = None) -> Store:
             rec.kind = "index"
             store.index, entries, problems = read_index(rel, rec.data or b"")
             store.problems.extend(problems)
+        elif rel == carriers.INDEX_LINES_FILE:
+            rec.kind = "carrier"
         else:
             rec.kind = "aux"
     claimed: set[str] = set()
@@ -329,13 +340,18 @@ def read(root: str, profile: str | None = None) -> Store:
         note.layout = {"entry": ent, "note": lay, "missing": missing, "read": _entry_fields(note)}
         store.notes.append(note)
     for rel, rec in store.files.items():
-        if rec.kind == "aux" and rel.startswith(DETAIL_DIR + "/") and rel.endswith(".md") and rel not in claimed:
+        if rec.kind == "aux" and owns_path(rel) and rel not in claimed:
             rec.kind = "note"
             lay = read_note_text(rec.data or b"")
             slug = rel[len(DETAIL_DIR) + 1 : -3]
             note = Note(path=rel, slug=slug, body=to_lf(lay.body))
             note.layout = {"entry": None, "note": lay, "missing": False, "read": _entry_fields(note)}
             store.notes.append(note)
+    carrier = store.files.get(carriers.INDEX_LINES_FILE)
+    if carrier is not None and carrier.kind == "carrier" and carrier.data is not None:
+        if store.index is None:
+            store.index = Index(path="MEMORY.md")
+        store.index.loose += [(0, line) for line in carriers.read_lines_file(carrier.data)]
     if store.index is not None:
         store.index.layout = IndexLayout(store.index.bom, store.index.text,
                                          {n.slug: n.layout["read"] for n in store.notes if n.layout["entry"] is not None},
@@ -355,13 +371,45 @@ def _entry_fields(note: Note) -> dict[str, Any]:
 # ---------------------------------------------------------------- writing
 
 
+_TOPIC_JUNK_RE = re.compile(r"-*[^A-Za-z0-9._-]+-*")
+#: Length of the hash that ends a mapped topic too long to keep whole.
+_HASH_CHARS = 10
+
+
+def map_topic(slug: str) -> str:
+    """The mm topic for a note of another dialect, deterministically.
+
+    A valid topic (spec §1) is kept. Otherwise the NFC form is made ASCII
+    with :func:`mmlint.carriers.ascii_slug` (``xn--`` Punycode), each run of
+    characters outside ``[A-Za-z0-9._-]`` (with the hyphens around it)
+    becomes one ``-``, and leading and trailing ``.``, ``_``, ``-`` go. A
+    result over 64 code points (or empty) is cut to 53 and ends with ``-``
+    and the first 10 hex digits of the SHA-256 of the NFC slug, so distinct
+    long slugs stay distinct. The mapping loses information; the writer
+    keeps the original slug in the ``mmlint-slug`` entry line, and two slugs
+    mapping to one topic are refused (:class:`~mmlint.dialects.PathClaims`).
+    """
+    import hashlib
+    import unicodedata
+
+    if valid_topic(slug):
+        return slug
+    topic = _TOPIC_JUNK_RE.sub("-", carriers.ascii_slug(slug)).strip("._-")
+    if valid_topic(topic):
+        return topic
+    nfc = unicodedata.normalize("NFC", slug).encode("utf-8", "surrogateescape")
+    digest = hashlib.sha256(nfc).hexdigest()[:_HASH_CHARS]
+    head = topic[: TOPIC_MAX - _HASH_CHARS - 1].rstrip("._-")
+    return f"{head}-{digest}" if head else digest
+
+
 def topic_for(note: Note) -> str:
-    """The topic a note is written under: its own when read as mm, its slug
-    when that is a valid topic, else :func:`mmlint.carriers.ascii_slug`."""
+    """The topic a note is written under: its own when read as mm, else
+    :func:`map_topic` of its slug."""
     lay = note.layout
     if isinstance(lay, dict) and lay.get("entry") is not None:
         return lay["entry"]["topic"]
-    return note.slug if note.slug.isascii() else carriers.ascii_slug(note.slug)
+    return map_topic(note.slug)
 
 
 def note_path(note: Note) -> str:
@@ -372,27 +420,58 @@ def note_path(note: Note) -> str:
     return f"{DETAIL_DIR}/{topic_for(note)}.md"
 
 
-def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
-    """The files of ``store`` written as mm (no I/O).
+def note_paths(store: Store, profile: str | None = None) -> dict[str, str]:
+    """Source note path -> the detail file :func:`render` writes it at
+    (:func:`note_path`).
 
     Raises:
-        Unrepresentable: a slug that is not a valid topic, an entry without a
-            detail file in a store from another dialect, or a value that
-            cannot sit on one index line.
+        Unrepresentable: two notes on one path, or on paths that differ only
+            by case or Unicode normalisation (topics are mapped first, see
+            :func:`map_topic`).
+    """
+    claims = PathClaims()
+    return {n.path: claims.claim(note_path(n), n.path) for n in store.notes}
+
+
+def native_only(store: Store) -> list[tuple[str, str, str]]:
+    """``(path, field, value)`` an mm store holds that no other dialect's
+    writer receives: a ``mm-id`` other than ``local`` (field ``memory_id``)
+    and a ``- **file:**`` outside ``memories/<topic>.md`` (field ``file``).
+    A conversion to another dialect refuses them unless the field is in
+    ``--allow-loss``."""
+    out = []
+    if store.index is not None and store.index.header.get("mm-id", "local") not in ("local", ""):
+        out.append(("MEMORY.md", "memory_id", store.index.header["mm-id"]))
+    for note in store.notes:
+        lay = note.layout if isinstance(note.layout, dict) else {}
+        ent = lay.get("entry")
+        if ent is not None and ent["file"] is not None and ent["file"] != f"{DETAIL_DIR}/{ent['topic']}.md":
+            out.append((note.path, "file", ent["file"]))
+    return out
+
+
+def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
+    """The files of ``store`` written as mm (no I/O): one detail file per note
+    (see :func:`note_path`; a dangling entry of an mm store stays dangling),
+    ``MEMORY.md``, the index-lines carrier file when the index holds lines an
+    mm header cannot, and auxiliary files verbatim.
+
+    Raises:
+        Unrepresentable: two notes on one path (:func:`note_paths`), a
+            value that cannot sit on one index line, a tag holding a
+            separator, an extra key an entry line cannot hold.
     """
     out: dict[str, bytes] = {}
     memory_id = "local"
     if store.index is not None and store.dialect == NAME:
         memory_id = store.index.header.get("mm-id", "local") or "local"
-    claims = PathClaims()
+    paths = note_paths(store)
     for note in store.notes:
         topic = topic_for(note)
-        if not valid_topic(topic) and store.dialect != NAME:
-            raise Unrepresentable(note.path, "slug", f"{topic!r} is not a valid mm topic (letters, digits, '.', '_', '-'; at most 64)")
         lay = note.layout if isinstance(note.layout, dict) and "entry" in note.layout else None
         if lay is not None and lay["missing"]:
             continue
-        path = claims.claim(note_path(note), note.path)
+        path = paths[note.path]
         nl: NoteLayout | None = lay["note"] if lay is not None else None
         if nl is not None and note.body == to_lf(nl.body):
             out[path] = nl.data
@@ -402,11 +481,18 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
             out[path] = encode(render_note_text(topic, memory_id, path, note.body))
     if store.index is not None or store.dialect != NAME:
         out["MEMORY.md"] = render_index(store, memory_id)
-    for path, data in store.aux_files().items():
-        if path in out:
-            raise Unrepresentable(path, "aux", "an auxiliary file has the same path as a note")
-        out[path] = data
+        loose = [text for _, text in store.index.loose] if store.index is not None else []
+        if loose and not header_safe(loose):
+            out[carriers.INDEX_LINES_FILE] = carriers.lines_file(loose)
+    _add_aux(store, out, owns_path)
     return out
+
+
+def header_safe(lines: list[str]) -> bool:
+    """True when every one of ``lines`` reads back as header prose of an mm
+    index: no ``## `` heading, no ``> key:`` meta line, no boilerplate line.
+    Index lines that are not are carried in :data:`mmlint.carriers.INDEX_LINES_FILE`."""
+    return not any(_HEADING_RE.match(t) or _HEADER_META_RE.match(t) or any(b.match(t) for b in _BOILERPLATE) for t in lines)
 
 
 def render_note_text(topic: str, memory_id: str, file: str, body: str) -> str:
@@ -429,10 +515,9 @@ def render_index(store: Store, memory_id: str) -> bytes:
     lines_cap, bytes_cap = INDEX_CAPS["lines"], INDEX_CAPS["bytes"]
     head = ["# MEMORY.md", "", "Memory Standard Index — hand-load priority; managed by dsh-memory-standard.",
             f"Hard caps: {lines_cap} lines / {bytes_cap} bytes. Over budget => rewrite (never truncate)."]
-    for _, text in (idx.loose if idx is not None else []):
-        if _HEADING_RE.match(text) or _HEADER_META_RE.match(text):
-            raise Unrepresentable("MEMORY.md", "index_lines", f"index line {text[:60]!r} cannot sit in an mm index header")
-        head.append(text)
+    loose = [text for _, text in idx.loose] if idx is not None else []
+    if header_safe(loose):
+        head += loose
     head += ["", f"> mm-id: {memory_id}", "> mm-version: 1", "> mm-kind: index",
              f"> mm-caps: {lines_cap} lines / {bytes_cap} bytes", ""]
     body: list[str] = []
@@ -503,28 +588,63 @@ def note_budget(note: Note, profile: str | None, caps: dict[str, int]) -> tuple[
     return "bodyChars", recorded_write_budget(note) or int(caps.get("write_budget", WRITE_BUDGET))
 
 
+def budget_use(store: Store, files: dict[str, bytes], profile: str | None = None) -> dict[str, dict[str, Any]]:
+    """Budget use of the files :func:`render` made (mm spec §6 names).
+
+    Returns written path -> usage: a detail file ``{"bodyChars"`` (code
+    points of the body), ``"writeBudget"``, ``"budgetUsedPct"`` (clamped to
+    0..100 as the reference does), ``"noteBytes"``, ``"noteMaxBytes"}``;
+    ``MEMORY.md`` :func:`mmlint.convert.index_usage` (lines, bytes, caps).
+    """
+    from mmlint.convert import index_usage
+
+    paths = note_paths(store)
+    out: dict[str, dict[str, Any]] = {}
+    for note in store.notes:
+        data = files.get(paths[note.path])
+        if data is None:
+            continue
+        chars, budget = body_chars(note.body), recorded_write_budget(note) or WRITE_BUDGET
+        out[paths[note.path]] = {"bodyChars": chars, "writeBudget": budget,
+                                 "budgetUsedPct": max(0, min(100, int(chars * 100 / budget + 0.5))),
+                                 "noteBytes": len(data), "noteMaxBytes": DETAIL_MAX_BYTES}
+    if "MEMORY.md" in files:
+        out["MEMORY.md"] = index_usage(files["MEMORY.md"], INDEX_CAPS["lines"], INDEX_CAPS["bytes"], len(store.notes))
+    return out
+
+
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
-    """Budget refusals for writing ``store`` as mm (mm spec §6), in the
-    spec's priority: write budget (code points), detail file cap (bytes),
-    index caps (lines, bytes)."""
+    """Budget refusals (:class:`mmlint.convert.Refusal`) for writing
+    ``store`` as mm into ``files``, in the spec's priority (§6, mm-reference
+    §2.3): write budget (``E_WRITE_BUDGET_EXCEEDED``, code points), detail
+    file cap (``E_FILE_BUDGET_EXCEEDED``, bytes), index caps
+    (``E_INDEX_BUDGET_EXCEEDED``, lines and bytes, naming the notes past
+    the cap). Usage carries the spec's metric names."""
     from mmlint.convert import Refusal, index_overflow
 
+    use = budget_use(store, files)
+    paths = note_paths(store)
     out = []
     for note in store.notes:
-        chars = body_chars(note.body)
-        budget = recorded_write_budget(note) or WRITE_BUDGET
+        u = use.get(paths[note.path])
+        if u is None:
+            continue
+        chars, budget, size = u["bodyChars"], u["writeBudget"], u["noteBytes"]
         if chars > budget:
             out.append(Refusal("E_WRITE_BUDGET_EXCEEDED", note.path,
                                f"body is {chars} code points, over the {budget} write budget by {chars - budget}; compress or split the note",
                                "body", {"bodyChars": chars, "writeBudget": budget, "overflow": chars - budget}))
-        data = files.get(note_path(note))
-        if data is not None and len(data) > DETAIL_MAX_BYTES:
+        if size > DETAIL_MAX_BYTES:
             out.append(Refusal("E_FILE_BUDGET_EXCEEDED", note.path,
-                               f"detail file would be {len(data)} bytes, over the {DETAIL_MAX_BYTES}-byte cap by {len(data) - DETAIL_MAX_BYTES}; split or condense it",
+                               f"detail file would be {size} bytes, over the {DETAIL_MAX_BYTES}-byte cap by {size - DETAIL_MAX_BYTES}; split or condense it",
                                "body", {"bodyChars": chars, "writeBudget": budget, "overflow": 0,
-                                        "noteBytes": len(data), "noteMaxBytes": DETAIL_MAX_BYTES}))
+                                        "noteBytes": size, "noteMaxBytes": DETAIL_MAX_BYTES}))
     if "MEMORY.md" in files:
-        ov = index_overflow(files["MEMORY.md"], INDEX_CAPS["lines"], INDEX_CAPS["bytes"], len(store.notes))
+        _, parsed, _ = read_index("MEMORY.md", files["MEMORY.md"])
+        by_topic = {topic_for(n): n.path for n in store.notes}
+        starts = [ent["line"] for ent in parsed] + [use["MEMORY.md"]["lines"] + 1]
+        spans = [(ent["line"], nxt - 1, by_topic.get(ent["topic"], ent["topic"])) for ent, nxt in zip(parsed, starts[1:])]
+        ov = index_overflow(files["MEMORY.md"], INDEX_CAPS["lines"], INDEX_CAPS["bytes"], spans)
         if ov is not None:
             out.append(ov)
     return out

@@ -14,9 +14,11 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from mmlint import carriers
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head
+from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
 from mmlint.model import Entry, Index, Note, Span, Store
 from mmlint.textutil import count_lines, decode, encode
@@ -59,6 +61,13 @@ def segment_problem(seg: str) -> str | None:
     if len(seg) > MAX_SEGMENT:
         return f"is {len(seg)} characters long (at most {MAX_SEGMENT})"
     return None
+
+
+def owns_path(rel: str, profile: str | None = None) -> bool:
+    """True when the workspace reader takes the file at store-relative
+    ``rel`` for part of the store: every ``*.md`` (the index included) outside
+    :data:`mmlint.carriers.AUX_DIR`, and the index-lines carrier file."""
+    return (rel.endswith(".md") and not carriers.is_parked(rel)) or rel == carriers.INDEX_LINES_FILE
 
 
 def file_name_for(title: str) -> str:
@@ -171,7 +180,7 @@ def read(root: str, profile: str | None = None) -> Store:
         if rel == carriers.INDEX_LINES_FILE:
             rec.kind = "carrier"
             continue
-        if not rel.endswith(".md"):
+        if not owns_path(rel):
             rec.kind = "aux"
             continue
         rec.kind = "note"
@@ -186,8 +195,7 @@ def read(root: str, profile: str | None = None) -> Store:
     if carrier is not None and carrier.kind == "carrier" and carrier.data is not None:
         if store.index is None:
             store.index = Index(path="MEMORY.md")
-        text = carrier.data.decode("utf-8", "surrogateescape")
-        store.index.loose = [(0, line) for line in text.split("\n")[:-1]] if text.endswith("\n") else [(0, line) for line in text.split("\n")]
+        store.index.loose = [(0, line) for line in carriers.read_lines_file(carrier.data)]
     if store.index is not None:
         store.index.layout = IndexLayout(store.index.bom, store.index.text, _state(store))
     return store
@@ -208,6 +216,17 @@ def note_path(note: Note) -> str:
     return "/".join(note.category + (note.slug + ".md",))
 
 
+def note_paths(store: Store, profile: str | None = None) -> dict[str, str]:
+    """Source note path -> the path :func:`render` writes it at (:func:`note_path`).
+
+    Raises:
+        Unrepresentable: two notes on one path, or on paths that differ only
+            by case or Unicode normalisation.
+    """
+    claims = PathClaims()
+    return {n.path: claims.claim(note_path(n), n.path) for n in store.notes}
+
+
 def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
     """The files of ``store`` written as workspace (no I/O).
 
@@ -217,9 +236,9 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
             grammar cannot hold.
     """
     out: dict[str, bytes] = {}
-    claims = PathClaims()
+    paths = note_paths(store)
     for note in store.notes:
-        path = claims.claim(note_path(note), note.path)
+        path = paths[note.path]
         if store.dialect != NAME:
             if len(note.category) > MAX_CATEGORY_DEPTH:
                 raise Unrepresentable(note.path, "category", f"{len(note.category)} folders deep (at most {MAX_CATEGORY_DEPTH})")
@@ -227,16 +246,13 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
                 why = segment_problem(seg)
                 if why:
                     raise Unrepresentable(note.path, "slug" if seg == note.slug else "category", f"name {seg!r} {why}")
-        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, ("category",))
+        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, carry=_fmnote.path_carry(note, path))
     if store.index is not None or store.dialect != NAME:
         out["MEMORY.md"] = render_index(store, out)
         loose = [text for _, text in store.index.loose] if store.index is not None else []
         if loose:
-            out[carriers.INDEX_LINES_FILE] = ("\n".join(loose) + "\n").encode("utf-8", "surrogateescape")
-    for path, data in store.aux_files().items():
-        if path in out:
-            raise Unrepresentable(path, "aux", "an auxiliary file has the same path as a note")
-        out[path] = data
+            out[carriers.INDEX_LINES_FILE] = carriers.lines_file(loose)
+    _add_aux(store, out, owns_path)
     return out
 
 
@@ -287,16 +303,34 @@ def note_budget(note: Note, profile: str | None, caps: dict[str, int]) -> tuple[
     return "bodyBytes", int(caps.get("entry_bytes", MAX_ENTRY_BYTES))
 
 
+def budget_use(store: Store, files: dict[str, bytes], profile: str | None = None) -> dict[str, dict[str, Any]]:
+    """Budget use of the files :func:`render` made: written path ->
+    ``{"bodyBytes", "maxEntryBytes"}`` (UTF-8 bytes of the body against the
+    plugin's ``maxEntryBytes``) for a note, ``{"lines", "bytes"}`` for the
+    projection ``MEMORY.md`` (the plugin sets no index cap)."""
+    out: dict[str, dict[str, Any]] = {}
+    paths = note_paths(store)
+    for note in store.notes:
+        out[paths[note.path]] = {"bodyBytes": len(note.body.encode("utf-8", "surrogateescape")), "maxEntryBytes": MAX_ENTRY_BYTES}
+    if "MEMORY.md" in files:
+        data = files["MEMORY.md"]
+        out["MEMORY.md"] = {"lines": count_lines(data.decode("utf-8", "surrogateescape")), "bytes": len(data)}
+    return out
+
+
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
-    """Refusals for writing ``store`` as workspace: note bodies over
-    ``maxEntryBytes`` (262,144 bytes)."""
+    """Refusals (:class:`mmlint.convert.Refusal`) for writing ``store`` as
+    workspace: a note body over ``maxEntryBytes`` (262,144 bytes, spec
+    "Settings") is ``E_FILE_BUDGET_EXCEEDED``."""
     from mmlint.convert import Refusal
 
+    paths = note_paths(store)
+    use = budget_use(store, files)
     out = []
     for note in store.notes:
-        size = len(note.body.encode("utf-8", "surrogateescape"))
+        size = use[paths[note.path]]["bodyBytes"]
         if size > MAX_ENTRY_BYTES:
             out.append(Refusal("E_FILE_BUDGET_EXCEEDED", note.path,
                                f"body is {size} bytes, over maxEntryBytes {MAX_ENTRY_BYTES} by {size - MAX_ENTRY_BYTES}; split the note",
-                               "body", {"noteBytes": size, "noteMaxBytes": MAX_ENTRY_BYTES}))
+                               "body", {"bodyBytes": size, "maxEntryBytes": MAX_ENTRY_BYTES}))
     return out
