@@ -358,10 +358,16 @@ def cmd_convert(args: argparse.Namespace) -> int:
             known = sorted(set(NOTE_FIELDS) | set(keymap))
             raise api.CheckError(f"--default: unknown field {key!r}; fields: {', '.join(known)}")
         defaults[field] = value
+    allowed = _codes(args.allow_loss)
+    known = set(NOTE_FIELDS) | {"category", "slug", "extra", "index_lines", "aux"} | set(keymap)
+    bad = sorted(f for f in allowed if f not in known and not f.startswith("extra:"))
+    if bad:
+        raise api.CheckError(f"--allow-loss: unknown field {bad[0]!r}; fields: {', '.join(sorted(known))}, or extra:KEY")
+    allowed = {keymap.get(f, f) for f in allowed}
     found = api.locate([args.src])[0]
     src = api.read_store(found, args.dialect, args.source_profile)
     with _progress(len(src.store.notes)) as step:
-        plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, _codes(args.allow_loss),
+        plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, allowed,
                                        args.force, args.dry_run, step)
     if args.format == "json":
         text = json.dumps(plan_json(plan, args.dry_run), ensure_ascii=False, indent=2)

@@ -440,7 +440,11 @@ _LEFTOVER_RE = re.compile(r"^\.(?P<base>.+)\.mmlint-(?P<kind>tmp|old)-(?P<pid>[0
 
 def _sibling(dest: str, kind: str) -> str:
     """A new, empty hidden folder next to ``dest`` named for this process."""
-    return tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.mmlint-{kind}-{os.getpid()}-", dir=os.path.dirname(dest))
+    path = tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.mmlint-{kind}-{os.getpid()}-", dir=os.path.dirname(dest))
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(path, 0o777 & ~mask)  # mkdtemp makes 0700; the store gets the mode any new folder would
+    return path
 
 
 def _alive(pid: int) -> bool:

@@ -153,3 +153,18 @@ def test_cli_usage_errors(tmp_path):
     assert _cli("convert", str(FIXTURES / "mm/basic/store"), str(tmp_path / "o"), "--to", "nope").returncode == 2
     proc = _cli("convert", str(FIXTURES / "mm/basic/store"), str(tmp_path / "o"), "--to", "engramory", "--default", "colour=red")
     assert proc.returncode == 2 and "unknown field 'colour'" in proc.stderr
+
+
+def test_written_store_gets_the_usual_folder_mode(tmp_path):
+    _, _, src = _read(FIXTURES / "mm/basic/store")
+    old = os.umask(0o022)
+    try:
+        assert convert.plan_conversion(src, tmp_path / "out", "workspace").written
+    finally:
+        os.umask(old)
+    assert (tmp_path / "out").stat().st_mode & 0o777 == 0o755
+
+
+def test_unknown_allow_loss_field_is_a_usage_error(tmp_path):
+    proc = _cli("convert", str(FIXTURES / "mm/basic/store"), str(tmp_path / "o"), "--to", "workspace", "--allow-loss", "bogus")
+    assert proc.returncode == 2 and "--allow-loss: unknown field 'bogus'" in proc.stderr
