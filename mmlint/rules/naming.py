@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from mmlint import carriers
 from mmlint.model import Span
 from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule
 from mmlint.textutil import echo
@@ -188,8 +189,9 @@ def non_note_file(ctx: Context):
     Why: it is invisible to the memory tools: if it holds a memory, that
     memory is never recalled. Ledgers (``.engramory-*.jsonl``), a top-level
     ``README.md``, the index of a nested store (``agents/x/MEMORY.md``, a
-    Claude Code subagent store), mmlint's own files and ``archive/`` /
-    ``templates/`` are expected and not reported.
+    Claude Code subagent store), mmlint's own files (configuration,
+    baselines, the files ``convert`` parks under ``.mmlint-aux/``) and
+    ``archive/`` / ``templates/`` are expected and not reported.
     Bad: ``notes.txt`` with a fact in it
     Good: move the fact into a note.
     """
@@ -199,7 +201,7 @@ def non_note_file(ctx: Context):
         name = path.rsplit("/", 1)[-1]
         top = path.split("/", 1)[0].lower() if "/" in path else ""
         if top in ("archive", "templates") or re.match(r"^\.engramory-[a-z0-9-]+\.(jsonl|json)$", name) \
-                or path.lower() == "readme.md" or name in _OWN_FILES or name == "MEMORY.md":
+                or path.lower() == "readme.md" or name in _OWN_FILES or name == "MEMORY.md" or carriers.is_parked(path):
             continue
         if ctx.store.dialect == "mm" and not path.startswith("memories/"):
             continue
