@@ -95,7 +95,9 @@ def write(baseline_path: str, results: list[Any]) -> int:
     from mmlint.fixes import atomic_write
 
     doc = document(results, baseline_path)
-    data = (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    from mmlint.reporters.json import dumps
+
+    data = (dumps(doc, indent=2) + "\n").encode("utf-8")  # names that are not UTF-8 become escapes
     try:
         atomic_write(os.path.abspath(baseline_path), data)
     except OSError as exc:

@@ -131,7 +131,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"mmlint: {exc}\n")
         return EXIT_USAGE
     except BrokenPipeError:
-        return EXIT_OK
+        # the reader went away (``| head``): say nothing more, and do not claim success
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return getattr(args, "_status", EXIT_USAGE)
 
 
 def _say_found(found, explicit: bool) -> None:
@@ -200,6 +202,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         hidden = baseline.hide(result.stores, args.baseline)
         if hidden:
             sys.stderr.write(f"mmlint: {hidden} finding{'' if hidden == 1 else 's'} hidden by the baseline {args.baseline}\n")
+    args._status = EXIT_FINDINGS if result.counts()["errors"] else EXIT_OK
     if args.statistics:
         from mmlint.reporters.statistics import StatisticsReporter
 
@@ -251,8 +254,12 @@ def _diff(result, unsafe: bool) -> int:
 
 
 def _fix(result, unsafe: bool) -> int:
-    """``--fix``: write the fixed files into the stores; returns findings fixed."""
-    from mmlint import fixes
+    """``--fix``: write the fixed files into the stores; returns findings fixed.
+
+    Raises:
+        CheckError: a fixed file could not be written (exit 2).
+    """
+    from mmlint import api, fixes
     from mmlint.textutil import safe_path_text
 
     outcomes = _outcomes(result, unsafe)
@@ -260,6 +267,8 @@ def _fix(result, unsafe: bool) -> int:
         fixes.write_changes(out)
         for path, why in out.skipped:
             sys.stderr.write(f"mmlint: not fixed: {safe_path_text(path)}: {why}\n")
+            if why.startswith("cannot write"):
+                raise api.CheckError(f"--fix could not write {safe_path_text(path)}; files listed before it were fixed")
     return sum(o.fixed for o in outcomes)
 
 

@@ -34,6 +34,7 @@ from mmlint import carriers, dialects
 from mmlint.dialects import Unrepresentable
 from mmlint.model import NOTE_FIELDS, Store, semantic
 from mmlint.textutil import count_lines
+from mmlint.walk import inside
 
 #: Reader problems that make a store unconvertible: data that was not read.
 BLOCKING = {"S101": "a symlink out of the root was not read", "S102": "a file could not be read",
@@ -196,11 +197,11 @@ def _compare(expected: dict[str, Any], got: dict[str, Any], allow: set[str], pla
             continue
         for key in list(NOTE_FIELDS) + ["extra", "body", "category"]:
             a, b = src.get(key), dst.get(key)
-            if a == b or (key in ("extra",) and not a and not b) or (key == "category" and not a and not b):
+            if a == b or (key in ("extra", "category") and not a and not b):
                 continue
             if a is None:
                 continue  # a fill, listed by _apply_defaults
-            if key in allow or (key == "extra" and "extra" in allow):
+            if key in allow:
                 plan.losses.append((path, key, a))
                 continue
             plan.refusals.append(Refusal("E_LOSS", path, f"{key!r} would change from {_short(a)} to {_short(b)}", key))
@@ -281,12 +282,14 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
     allow = set(allow_loss or ())
     if not dry_run:
         plan.swept = sweep_leftovers(dest)
+    real_dest, real_src = os.path.realpath(dest), os.path.realpath(source.root)
+    if inside(real_src, real_dest) or inside(real_dest, real_src):
+        # --force replaces DST whole: a DST holding the source would delete it.
+        plan.refusals.append(Refusal("E_DEST_NOT_EMPTY", dest, "destination overlaps the source store (is it, lies inside it, or holds it)"))
+        return plan
     state = _dest_state(dest)
     if state == "file" or (state == "full" and not force):
         plan.refusals.append(Refusal("E_DEST_NOT_EMPTY", dest, "destination exists and is not an empty folder; pass --force to replace it"))
-        return plan
-    if os.path.realpath(dest) == os.path.realpath(source.root) or os.path.realpath(dest).startswith(os.path.realpath(source.root) + os.sep):
-        plan.refusals.append(Refusal("E_DEST_NOT_EMPTY", dest, "destination is the source store or lies inside it"))
         return plan
     plan.notes = len(source.notes)
     for p in source.problems:
@@ -321,8 +324,12 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
     parent = os.path.dirname(dest) or "."
     if plan.refusals:
         return plan
-    os.makedirs(parent, exist_ok=True)
-    tmp = _sibling(dest, "tmp")
+    if dry_run and not os.path.isdir(parent):
+        # a dry run creates nothing next to DST: verify in the system temp folder
+        tmp = tempfile.mkdtemp(prefix=".mmlint-dry-run-")
+    else:
+        os.makedirs(parent, exist_ok=True)
+        tmp = _sibling(dest, "tmp")
     try:
         write_tree(tmp, files, step)
         step("verify", 0, 1)

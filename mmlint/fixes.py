@@ -132,8 +132,12 @@ def write_changes(out: Outcome) -> int:
         elif read_bounded(full)[0] != old:
             out.skipped.append((rel, "changed on disk since it was read"))
             continue
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        atomic_write(full, new)
+        try:
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            atomic_write(full, new)
+        except OSError as exc:
+            out.skipped.append((rel, f"cannot write: {exc.strerror or exc}"))
+            continue
         written += 1
     return written
 

@@ -109,21 +109,6 @@ def _is_fence(line: str) -> bool:
     return line.rstrip(" \t\r") == "---"
 
 
-def find_block(text: str) -> tuple[int, int] | None:
-    """Locate a frontmatter block: ``(number of lines inside, close index)``.
-
-    Returns ``None`` when the first line is not a fence. Lines are split on
-    ``\\n`` only. The close index is ``-1`` when no closing fence exists.
-    """
-    lines = split_lines(text)
-    if not lines or not _is_fence(lines[0]):
-        return None
-    for i in range(1, len(lines)):
-        if _is_fence(lines[i]):
-            return i - 1, i
-    return len(lines) - 1, -1
-
-
 def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem]) -> tuple[str, str | None]:
     q = value[0]
     if len(value) >= 2 and value[-1] == q:

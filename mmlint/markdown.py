@@ -7,7 +7,9 @@ destinations with balanced parentheses and reference-style links are.
 
 markdown-it normally percent-encodes link destinations and drops ``file:``
 links; both are turned off here so that rules see the destination exactly as
-written. Everything here runs in time linear in the text.
+written. Our own scanning is linear in the text; markdown-it's is not on
+hostile bracket runs, so note bodies over :data:`MAX_PARSED_BODY` are not
+handed to it (the index is bounded by the read limit and its caps).
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ def links(text: str, toks: list[Any] | None = None) -> list[Link]:
             elif c.type == "text" and "[[" in c.content:
                 lineno = first + line_off
                 raw = lines[lineno] if lineno < len(lines) else ""
-                for start, inner in _wikilinks(c.content):
+                for _, inner in _wikilinks(c.content):
                     col = raw.find("[[" + inner + "]]", search_from.get(lineno, 0))
                     end = col + len(inner) + 4 if col >= 0 else 0
                     if col >= 0:
@@ -163,17 +165,24 @@ def _wikilinks(s: str) -> list[tuple[int, str]]:
 _NEEDS_PARSER = ("`", "<", "\\", "~~~", "\n    ", "\n\t", "](", "]:", "][", "&")
 
 
+#: Longest body (code points) handed to markdown-it. Its link-label scan is
+#: slow on hostile bracket runs (about 14 µs a character); a longer body is
+#: scanned for wikilinks only, in linear time.
+MAX_PARSED_BODY = 256 * 1024
+
+
 def body_links(text: str) -> list[Link]:
     """Links and wikilinks in a note body (see :func:`links`).
 
     A body with no ``[`` has none. A body whose only bracket syntax is
     ``[[wikilinks]]`` and that holds none of :data:`_NEEDS_PARSER` reads the
-    same with or without markdown-it, so it is scanned directly (linear time);
-    every other body goes through the parser.
+    same with or without markdown-it, so it is scanned directly (linear time),
+    and so is a body over :data:`MAX_PARSED_BODY`; every other body goes
+    through the parser.
     """
     if "[" not in text:
         return []
-    if any(m in text for m in _NEEDS_PARSER) or text.startswith(("    ", "\t")):
+    if len(text) <= MAX_PARSED_BODY and (any(m in text for m in _NEEDS_PARSER) or text.startswith(("    ", "\t"))):
         return links(text)
     out = []
     line_starts = None

@@ -80,11 +80,6 @@ def count_lines(text: str) -> int:
     return n if text.endswith("\n") else n + 1
 
 
-def utf8_len(text: str) -> int:
-    """UTF-8 length in bytes of text produced by :func:`decode`."""
-    return len(text.encode("utf-8", "surrogateescape"))
-
-
 def split_lines(text: str) -> list[str]:
     """Split on ``\\n`` only, keeping each line's ``\\r`` (if any).
 

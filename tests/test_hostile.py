@@ -153,3 +153,75 @@ def test_fifo_in_store_is_reported_not_opened(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "mmlint", "check", str(tmp_path), "--profile", "upstream"],
                           capture_output=True, text=True, timeout=20)
     assert "S102" in proc.stdout and "not a regular file" in proc.stdout
+
+
+def test_hostile_bracket_body_is_bounded():
+    from mmlint.markdown import MAX_PARSED_BODY, body_links
+
+    body = "[[" * 100_000 + "\n" + "[x](" * (MAX_PARSED_BODY // 4)
+    t0 = time.perf_counter()
+    body_links(body)
+    assert time.perf_counter() - t0 < 3.0
+
+
+def test_convert_force_never_replaces_a_folder_holding_the_source(tmp_path):
+    import shutil
+
+    from mmlint import convert
+    from conftest import FIXTURES
+
+    parent = tmp_path / "parent"
+    shutil.copytree(FIXTURES / "engramory/claude-code/store", parent / "store")
+    (parent / "other.txt").write_text("keep")
+    src = dialects.get("engramory").read(str(parent / "store"), "claude-code")
+    plan = convert.plan_conversion(src, parent, "engramory", "claude-code", force=True)
+    assert not plan.ok and "overlaps" in plan.refusals[0].message
+    assert (parent / "store" / "MEMORY.md").exists() and (parent / "other.txt").read_text() == "keep"
+
+
+def test_dry_run_creates_no_parent_folders(tmp_path):
+    from mmlint import convert
+    from conftest import FIXTURES
+
+    src = dialects.get("mm").read(str(FIXTURES / "mm/basic/store"))
+    plan = convert.plan_conversion(src, tmp_path / "a" / "b" / "out", "workspace", dry_run=True)
+    assert plan.ok and not (tmp_path / "a").exists()
+
+
+def test_broken_pipe_keeps_the_exit_status(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "MEMORY.md").write_text("# Memory Index\n" + "".join(f"- [N](n{i}.md)\n" for i in range(3000)))
+    proc = subprocess.run(f"{sys.executable} -m mmlint check {tmp_path} --profile upstream | head -1; exit ${{PIPESTATUS[0]}}",
+                          shell=True, executable="/bin/bash", capture_output=True, text=True)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+
+
+def test_baseline_with_a_name_that_is_not_utf8(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "MEMORY.md").write_text("# Memory Index\n")
+    (tmp_path / os.fsdecode(b"bad\xffname.md")).write_bytes(b"---\nname: x\n---\n")
+    proc = subprocess.run([sys.executable, "-m", "mmlint", "check", str(tmp_path), "--profile", "upstream",
+                           "--write-baseline", str(tmp_path.parent / "bl.json")], capture_output=True, text=True)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "mmlint", "check", str(tmp_path), "--profile", "upstream",
+                           "--baseline", str(tmp_path.parent / "bl.json"), "--format", "json"], capture_output=True, text=True)
+    assert proc.returncode == 0
+
+
+def test_fix_that_cannot_write_exits_2(tmp_path, monkeypatch, capsys):
+    from mmlint import cli, fixes
+
+    (tmp_path / "MEMORY.md").write_text("# Memory Index\n- [A](a.md)\n")
+    (tmp_path / "a.md").write_text("---\nname: a\ndescription: d\ntype: user\ncreated: 2026-01-01\nupdated: 2026-01-01\n---\nno final newline")
+
+    def refuse(path, data):
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(fixes, "atomic_write", refuse)
+    assert cli.main(["check", str(tmp_path), "--profile", "upstream", "--fix"]) == 2
+    assert "cannot write" in capsys.readouterr().err

@@ -260,7 +260,7 @@ def read_index(path: str, data: bytes) -> Index:
                 idx.header["title"] = h_next[2]
             h_next = next(h_iter, None)
         line_links = by_line.get(lineno, [])
-        for k, link in enumerate(line_links):
+        for link in line_links:
             target, kind = resolve_pointer(link.dest) if link.kind == "link" else (_wiki_target(link.dest), "wikilink")
             hook = None
             if len(line_links) == 1 and link.end_column:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from mmlint import carriers
@@ -134,15 +134,6 @@ def detect(root: str) -> Evidence | None:
 
 
 # ---------------------------------------------------------------- reading
-
-
-@dataclass
-class EntryLayout:
-    """Raw lines of one ``## topic`` section and what was read from them."""
-
-    heading: str
-    lines: list[str]
-    read: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -332,12 +323,13 @@ def read(root: str, profile: str | None = None) -> Store:
         rec = store.files.get(path) if e.target is not None else None
         missing = rec is None or rec.kind not in ("aux", "note")
         lay = None
-        if not missing and path not in claimed:
+        shared = not missing and path in claimed  # a second entry naming a file an earlier one read (M105)
+        if not missing and not shared:
             rec.kind = "note"
             claimed.add(path)
             lay = read_note_text(rec.data or b"")
             note.body = to_lf(lay.body)
-        note.layout = {"entry": ent, "note": lay, "missing": missing, "read": _entry_fields(note)}
+        note.layout = {"entry": ent, "note": lay, "missing": missing, "shared": shared, "read": _entry_fields(note)}
         store.notes.append(note)
     for rel, rec in store.files.items():
         if rec.kind == "aux" and owns_path(rel) and rel not in claimed:
@@ -430,7 +422,14 @@ def note_paths(store: Store, profile: str | None = None) -> dict[str, str]:
             :func:`map_topic`).
     """
     claims = PathClaims()
-    return {n.path: claims.claim(note_path(n), n.path) for n in store.notes}
+    out: dict[str, str] = {}
+    for n in store.notes:
+        lay = n.layout if isinstance(n.layout, dict) else {}
+        if store.dialect == NAME and (lay.get("missing") or lay.get("shared")):
+            out.setdefault(n.path, note_path(n))  # writes no file of its own (a dangling or repeated entry)
+        else:
+            out[n.path] = claims.claim(note_path(n), n.path)
+    return out
 
 
 def native_only(store: Store) -> list[tuple[str, str, str]]:
@@ -469,8 +468,8 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
     for note in store.notes:
         topic = topic_for(note)
         lay = note.layout if isinstance(note.layout, dict) and "entry" in note.layout else None
-        if lay is not None and lay["missing"]:
-            continue
+        if lay is not None and (lay["missing"] or (lay.get("shared") and store.dialect == NAME)):
+            continue  # no file of its own: nothing to write (a conversion still refuses the clash)
         path = paths[note.path]
         nl: NoteLayout | None = lay["note"] if lay is not None else None
         if nl is not None and note.body == to_lf(nl.body):

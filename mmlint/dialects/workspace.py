@@ -70,11 +70,6 @@ def owns_path(rel: str, profile: str | None = None) -> bool:
     return (rel.endswith(".md") and not carriers.is_parked(rel)) or rel == carriers.INDEX_LINES_FILE
 
 
-def file_name_for(title: str) -> str:
-    """The plugin's file stem for a title: runs of whitespace become ``-``."""
-    return re.sub(r"\s+", "-", title.strip())
-
-
 def human_size(n: int) -> str:
     """Sizes as the projection shows them: ``420 B``, ``1.1 KB``, ``2.0 MB``."""
     if n < 1024:
@@ -142,10 +137,10 @@ def read_index(path: str, data: bytes) -> Index:
                 newline=dec.newline or "\n")
     toks = markdown.tokens(text)
     idx.headings = markdown.headings(toks)
-    for line_no, level, heading in idx.headings:
+    for _, level, heading in idx.headings:
         if level == 1:
             idx.header.setdefault("title", heading)
-    for i, raw in enumerate(text.split("\n"), start=1):
+    for raw in text.split("\n"):
         line = raw.rstrip("\r")
         for label, key in (("- 工作区：", "workspace"), ("- 记忆根目录：", "root")):
             if line.startswith(label):

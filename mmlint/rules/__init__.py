@@ -164,6 +164,7 @@ class Context:
 
     @property
     def profile(self) -> str | None:
+        """The store's engramory profile (``None`` for other dialects)."""
         return self.store.profile
 
 
@@ -291,7 +292,8 @@ def _path_ignored(r: Rule, store: Store, options: Options, path: str) -> bool:
 
 def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diagnostic]:
     """Run every applicable rule on ``store``; diagnostics sorted by path,
-    line, column, code. Paths stay store-relative.
+    line, rule code, column (:meth:`Diagnostic.sort_key`). Paths stay
+    store-relative.
 
     Findings in files that ``per-path-ignores`` exempt from their rule are
     dropped, then inline suppressions apply (and report themselves when

@@ -37,10 +37,6 @@ def dialect_index_caps(dialect: Any, profile: str | None, overrides: dict[str, i
     return out
 
 
-def _last_line_span(path: str, lines: int) -> Span:
-    return Span(path, max(lines, 1), 1)
-
-
 @rule("I101", "missing-index", ERROR, dialects=("mm", "engramory"))
 def missing_index(ctx: Context):
     """The store has notes but no ``MEMORY.md`` index.

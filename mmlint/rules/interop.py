@@ -376,7 +376,7 @@ def mm_header_dropped(ctx: Context):
     idx = ctx.store.index
     if idx is None:
         return
-    for line, text in idx.prose:
+    for line, _ in idx.prose:
         yield Finding(Span(idx.path, line, 1), "header line is discarded by the mm reference on its next write")
     for key in idx.header:
         if key not in ("title", "mm-id", "mm-version", "mm-kind", "mm-caps"):

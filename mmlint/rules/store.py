@@ -148,7 +148,7 @@ def sync_conflict_copy(ctx: Context):
     Bad: ``feedback_git (conflicted copy 2026-01-02).md``
     Good: merge the copy into the note, then delete it.
     """
-    for path, rec in ctx.store.files.items():
+    for path in ctx.store.files:
         name = path.rsplit("/", 1)[-1]
         if _SYNC_RE.search(name):
             yield Finding(Span(path, 1, 1), f"{echo(name)} looks like a sync-conflict copy of another note",

@@ -51,7 +51,7 @@ def test_rule_doc_is_complete(code):
 def test_codes_and_names_unique_and_stable_prefixes():
     all_rules = rules.load()
     assert len({r.name for r in all_rules.values()}) == len(all_rules)
-    for code, r in all_rules.items():
+    for code in all_rules:
         assert code[0] in "SIPNFCMXQ" and code[1:].isdigit() and len(code) == 4
 
 
