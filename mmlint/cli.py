@@ -216,9 +216,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 
         buf = io.StringIO()  # render first: a failing reporter leaves no half-written file
         reporter.report(result, buf, os.getcwd())
+        from mmlint.fixes import atomic_write
+
         try:
-            with open(args.output, "w", encoding="utf-8", newline="\n") as out:
-                out.write(buf.getvalue())
+            atomic_write(os.path.abspath(args.output), buf.getvalue().encode("utf-8", "backslashreplace"))
         except OSError as exc:
             raise api.CheckError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return EXIT_FINDINGS if result.counts()["errors"] else EXIT_OK

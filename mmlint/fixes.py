@@ -145,21 +145,22 @@ def write_changes(out: Outcome) -> int:
 def atomic_write(path: str, data: bytes) -> None:
     """Replace (or create) ``path`` with ``data``: a unique temporary file in
     the same folder, flushed to disk, then renamed over ``path``. The old
-    file's permission bits are kept. Raises ``OSError``; on failure ``path``
+    file's permission bits are kept (a new file gets the umask's). Raises ``OSError``; on failure ``path``
     is untouched and the temporary file removed."""
     folder = os.path.dirname(path) or "."
     try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+        mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        mode = None
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask  # a new file gets the mode open() would give it, not mkstemp's 0600
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".mmlint.tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
