@@ -38,7 +38,7 @@ from mmlint.walk import inside
 
 #: Reader problems that make a store unconvertible: data that was not read.
 BLOCKING = {"S101": "a symlink out of the root was not read", "S102": "a file could not be read",
-            "S105": "a folder could not be listed"}
+            "S105": "a folder could not be listed", "S117": "the index was too large to read"}
 
 #: Failure priority (mm spec §6): write budget, detail file cap, index caps.
 PRIORITY = {"E_WRITE_BUDGET_EXCEEDED": 1, "E_FILE_BUDGET_EXCEEDED": 2, "E_INDEX_BUDGET_EXCEEDED": 3,

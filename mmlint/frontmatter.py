@@ -350,6 +350,8 @@ def quote_value(value: str) -> str | None:
     )
     if plain_ok:
         return value
+    if value.endswith("\\"):
+        return None  # line-based readers take a quote after a backslash for an escaped one
     if "'" not in value:
         return "'" + value + "'"
     if '"' not in value and "\\" not in value:

@@ -225,3 +225,23 @@ def test_fix_that_cannot_write_exits_2(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(fixes, "atomic_write", refuse)
     assert cli.main(["check", str(tmp_path), "--profile", "upstream", "--fix"]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_huge_hostile_index_is_reported_not_parsed(tmp_path):
+    (tmp_path / "MEMORY.md").write_text("# Memory Index\n" + "[x](" * 600_000 + "\n")
+    (tmp_path / "a.md").write_text("---\nname: a\ndescription: d\ntype: user\n---\nA\n")
+    mod = dialects.get("engramory")
+    t0 = time.perf_counter()
+    found = {d.code for d in rules.run(mod.read(str(tmp_path), "claude-code"), mod)}
+    assert time.perf_counter() - t0 < 3.0
+    assert {"S117", "I103"} <= found and "P106" not in found
+
+
+def test_huge_index_still_round_trips_byte_for_byte(tmp_path):
+    data = ("# Memory Index\n" + "- [A](a.md) — hook\n" * 70_000).encode()
+    (tmp_path / "MEMORY.md").write_bytes(data)
+    (tmp_path / "a.md").write_text("---\nname: a\ndescription: d\ntype: user\n---\nA\n")
+    mod = dialects.get("engramory")
+    store = mod.read(str(tmp_path), "claude-code")
+    assert store.index.line_count == 70_001 and store.index.size_bytes == len(data)
+    assert mod.render(store, "claude-code")["MEMORY.md"] == data

@@ -133,6 +133,24 @@ def open_store(root: str, dialect: str, profile: str | None = None, skip_top: fr
     return store, readable
 
 
+#: Largest index (bytes) whose markdown is parsed: 40 times the biggest cap.
+#: markdown-it is slow on hostile bracket runs, so a larger index is reported
+#: (S117) and its entries are not read, as the engramory doctor does past 1 MiB.
+MAX_INDEX_PARSE = 1024 * 1024
+
+
+def index_too_large(rel: str, data: bytes, store) -> bool:
+    """True (and S117 recorded on ``store``) when the index at ``rel`` is
+    over :data:`MAX_INDEX_PARSE` and must not be parsed."""
+    from mmlint.model import Problem, Span
+
+    if len(data) <= MAX_INDEX_PARSE:
+        return False
+    store.problems.append(Problem("S117", f"index is {len(data)} bytes, over the {MAX_INDEX_PARSE}-byte parse limit; "
+                                          "its entries were not read, so pointer and orphan checks did not run", Span(rel, 1, 1)))
+    return True
+
+
 def read_head(path: str, limit: int = 65536) -> str:
     """The first ``limit`` bytes of a file as text (``""`` when unreadable);
     used by ``detect`` functions, which must stay cheap."""

@@ -217,8 +217,8 @@ def orphan_note(ctx: Context):
     because the agent then loads the note's description every session; not
     offered when the line would push the index past its caps.
     """
-    if ctx.store.index is None:
-        return
+    if ctx.store.index is None or any(p.code == "S117" for p in ctx.store.problems):
+        return  # no index, or one too large to read (S117): its entries are unknown
     pointed = {e.target for e in ctx.store.index.entries if e.target}
     linked, _ = _links_between_notes(ctx)
     for n in ctx.store.notes:

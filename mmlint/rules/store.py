@@ -38,6 +38,15 @@ reader_rule("S104", "folder-not-walked", WARNING, """
     Bad: ``shared -> ../../other-project/memory``
     Good: notes live in real folders below the root.
     """)
+reader_rule("S117", "index-too-large-to-parse", ERROR, """
+    The index is over 1 MiB, 40 times the largest cap: its entries are not
+    read, so the pointer and orphan checks do not run on this store.
+
+    Why: no agent loads such an index, and parsing megabytes of hostile
+    markdown could take minutes; the size is the problem to fix first.
+    Bad: a 3 MB ``MEMORY.md`` written by a runaway agent
+    Good: an index within its caps (200 lines, about 25 KB).
+    """)
 reader_rule("S105", "unlistable-folder", ERROR, """
     A folder below the root could not be listed.
 

@@ -73,6 +73,7 @@ CASES: dict[str, Case] = {
     "S114": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="token ghp_" + "A" * 36 + "\n")}),
                  with_(ENG, **{"a.md": N(body="the token is in 1Password\n")})),
     "S115": Case("engramory", "upstream", with_(ENG, **{"b.md": LINK("a.md"), "MEMORY.md": idx("- [A](a.md) — h", "- [B](b.md) — h")}), ENG),
+    "S117": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "x" * (1024 * 1024 + 10))}), ENG),
     # index
     "I101": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": None}), ENG),
     "I102": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", *(["<!-- pad -->"] * 199))}),
