@@ -139,16 +139,22 @@ def open_store(root: str, dialect: str, profile: str | None = None, skip_top: fr
 MAX_INDEX_PARSE = 1024 * 1024
 
 
-def index_too_large(rel: str, data: bytes, store) -> bool:
-    """True (and S117 recorded on ``store``) when the index at ``rel`` is
-    over :data:`MAX_INDEX_PARSE` and must not be parsed."""
+def read_markdown_index(rel: str, data: bytes, store, parse):
+    """The index at ``rel`` read by ``parse(rel, data) -> Index``, unless it is
+    over :data:`MAX_INDEX_PARSE`: then S117 is recorded on ``store`` and the
+    index keeps its whole text, size and line count (cap rules measure it, a
+    rewrite copies it) but no entries."""
     from mmlint.model import Problem, Span
+    from mmlint.textutil import count_lines, decode
 
     if len(data) <= MAX_INDEX_PARSE:
-        return False
+        return parse(rel, data)
     store.problems.append(Problem("S117", f"index is {len(data)} bytes, over the {MAX_INDEX_PARSE}-byte parse limit; "
                                           "its entries were not read, so pointer and orphan checks did not run", Span(rel, 1, 1)))
-    return True
+    idx = parse(rel, b"")
+    text = decode(data).text
+    idx.size_bytes, idx.text, idx.line_count = len(data), text, count_lines(text)
+    return idx
 
 
 def read_head(path: str, limit: int = 65536) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mmlint import carriers
-from mmlint.dialects import MAX_INDEX_PARSE, Evidence, PathClaims, Unrepresentable, index_too_large, open_store, read_head
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head, read_markdown_index
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
 from mmlint.model import Entry, Index, Note, Span, Store
@@ -170,11 +170,7 @@ def read(root: str, profile: str | None = None) -> Store:
     for rel, rec in files:
         if rel == "MEMORY.md":
             rec.kind = "index"
-            data = rec.data or b""
-            store.index = read_index(rel, b"" if index_too_large(rel, data, store) else data)
-            if len(data) > MAX_INDEX_PARSE:
-                text = decode(data).text  # kept whole: caps rules measure it, a rewrite copies it
-                store.index.size_bytes, store.index.text, store.index.line_count = len(data), text, count_lines(text)
+            store.index = read_markdown_index(rel, rec.data or b"", store, read_index)
             continue
         if rel == carriers.INDEX_LINES_FILE:
             rec.kind = "carrier"
