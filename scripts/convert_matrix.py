@@ -14,7 +14,6 @@ Each conversion runs in a temporary folder; nothing else is written.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from collections import Counter
@@ -145,19 +144,11 @@ def run() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when docs/convert-matrix.md is stale")
-    args = parser.parse_args(argv)
-    text = run()
-    if args.check:
-        current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
-        if current != text:
-            sys.stderr.write("docs/convert-matrix.md is stale: run python scripts/convert_matrix.py\n")
-            return 1
-        return 0
-    DOC.parent.mkdir(exist_ok=True)
-    DOC.write_text(text, encoding="utf-8")
-    return 0
+    """Write the doc, or with ``--check`` report whether it is current."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from docgen import write_or_check
+
+    return write_or_check(DOC, run, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

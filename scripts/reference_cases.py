@@ -10,7 +10,6 @@ the research digests with mmlint's verdict. Run from anywhere:
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from pathlib import Path
@@ -132,19 +131,10 @@ def render() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Write the doc, or with ``--check`` report whether it is current."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if docs/reference-cases.md is stale")
-    args = parser.parse_args(argv)
-    text = render()
-    if args.check:
-        current = DOC.read_text(encoding="utf-8") if DOC.exists() else ""
-        if current != text:
-            print(f"{DOC.relative_to(ROOT)} is stale: run python scripts/reference_cases.py", file=sys.stderr)
-            return 1
-        return 0
-    DOC.write_text(text, encoding="utf-8")
-    print(f"wrote {DOC.relative_to(ROOT)}")
-    return 0
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from docgen import write_or_check
+
+    return write_or_check(DOC, render, __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,22 @@ def make_store(root: Path, files: dict) -> Path:
     return root
 
 
+def modules_after(argv: list[str]) -> set[str]:
+    """Top-level modules imported by running ``mmlint argv`` in a fresh
+    interpreter (its output discarded): what a command costs at start-up."""
+    import json
+    import subprocess
+    import sys
+
+    code = ("import io, json, sys, mmlint.cli as c\n"
+            "sys.stdout = io.StringIO()\n"
+            "try:\n    c.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write('\\nMODULES ' + json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
+    line = proc.stderr.rsplit("MODULES ", 1)[-1]
+    return set(json.loads(line))
+
+
 def tree_bytes(root: Path) -> dict[str, bytes]:
     """Every file under ``root`` (POSIX relative path -> bytes)."""
     out = {}

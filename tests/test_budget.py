@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, make_store, needs_corpus
+from conftest import CORPUS, make_store, modules_after, needs_corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 from cases import CC, ENG, MM, MM_INDEX, WS, N, idx, with_  # noqa: E402
@@ -133,8 +133,4 @@ def test_mm_reference_example():
 
 def test_json_budget_imports_no_rich(tmp_path):
     root = make_store(tmp_path / "s", MM)
-    code = ("import sys, mmlint.cli as c\n"
-            f"c.main(['budget', {str(root)!r}, '--format', 'json'])\n"
-            "print('RICH' if 'rich' in sys.modules else 'NORICH', file=sys.stderr)")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert "NORICH" in proc.stderr
+    assert "rich" not in modules_after(["budget", str(root), "--format", "json"])
