@@ -14,11 +14,8 @@ from typing import Any
 from mmlint import dialects
 from mmlint.dialects import Evidence, UnknownDialect
 from mmlint.discover import Found, NoStore, find_store, resolve_path
+from mmlint.errors import CheckError
 from mmlint.model import Span, Store
-
-
-class CheckError(Exception):
-    """A usage error or a store that cannot be checked (exit status 2)."""
 
 
 @dataclass

@@ -28,7 +28,7 @@ import os
 from typing import Any
 
 from mmlint import __version__
-from mmlint.api import CheckError
+from mmlint.errors import CheckError
 from mmlint.textutil import decode
 
 FORMAT = "mmlint.baseline/1"

@@ -28,8 +28,7 @@ paths, where the reference lists bare names).
 
 from __future__ import annotations
 
-import os
-from typing import Any, TextIO
+from typing import Any
 
 from mmlint import __version__, dialects
 from mmlint.api import display_path
@@ -85,71 +84,3 @@ def document(results: list[Any], cwd: str) -> dict[str, Any]:
     """The whole ``mmlint.budget/1`` document."""
     return {"format": FORMAT, "tool": {"name": "mmlint", "version": __version__},
             "stores": [store_report(r, cwd) for r in results]}
-
-
-def _n(value: int | None) -> str:
-    return "-" if value is None else f"{value:,}"
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n:,} {one if n == 1 else many}"
-
-
-def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Summary lines and table rows (note, body chars, note bytes, budget, used) of one store."""
-    from mmlint.textutil import safe_path_text
-
-    prof = f" (profile {report['profile']})" if report["profile"] else ""
-    head = [f"{safe_path_text(report['path'])}: {report['dialect']}{prof}"]
-    ix = report["index"]
-    if ix is None:
-        head.append("index: none")
-    else:
-        over = ""
-        if ix["overBudget"]:
-            over = f"; OVER BUDGET by {_n(ix['overflowLines'])} lines, {_n(ix['overflowBytes'])} bytes"
-        head.append(f"index: {_n(ix['lines'])}/{_n(ix['lineCap'])} lines, {_n(ix['bytes'])}/{_n(ix['byteCap'])} bytes, "
-                    f"{_count(ix['entries'], 'entry', 'entries')}{over}")
-    an = report["anomalies"]
-    orphans = ", ".join(safe_path_text(p) for p in an["orphanFiles"][:5]) + (" ..." if len(an["orphanFiles"]) > 5 else "")
-    head.append(f"anomalies: {_count(an['danglingEntries'], 'dangling entry', 'dangling entries')}, "
-                f"{_count(len(an['orphanFiles']), 'orphan file', 'orphan files')}" + (f" ({orphans})" if orphans else ""))
-    unit_word = {"bodyChars": "chars", "bodyBytes": "body bytes", "noteBytes": "bytes"}
-    table = []
-    for n in report["notes"]:
-        budget = f"{_n(n['writeBudget'])} {unit_word[n['budgetUnit']]}" if n["budgetUnit"] else "-"
-        pct = f"{n['budgetUsedPct']}%" if n["budgetUsedPct"] is not None else "-"
-        table.append([safe_path_text(n["path"]), _n(n["bodyChars"]), _n(n["noteBytes"]), budget, pct])
-    return head, table
-
-
-COLUMNS = ("note", "body chars", "note bytes", "budget", "used")
-
-
-def print_text(doc: dict[str, Any], stream: TextIO) -> None:
-    """Tables: rich on a terminal (unless ``NO_COLOR``), aligned plain text otherwise."""
-    color = hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
-    for k, report in enumerate(doc["stores"]):
-        head, table = rows(report)
-        if k:
-            stream.write("\n")
-        if color:
-            from rich.console import Console
-            from rich.table import Table
-
-            console = Console(file=stream, highlight=False)
-            for line in head:
-                console.print(line, markup=False)
-            t = Table(*COLUMNS)
-            for col in t.columns[1:]:
-                col.justify = "right"
-            for row in table:
-                t.add_row(*row)
-            console.print(t)
-            continue
-        widths = [max([len(c)] + [len(r[i]) for r in table]) for i, c in enumerate(COLUMNS)]
-        for line in head:
-            stream.write(line + "\n")
-        stream.write("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(COLUMNS, widths))).rstrip() + "\n")
-        for row in table:
-            stream.write("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))).rstrip() + "\n")

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from mmlint.api import CheckError
+from mmlint.errors import CheckError
 
 #: Candidate file names in one folder, strongest first.
 NAMES = (".mmlint.toml", "mmlint.toml", "pyproject.toml")

@@ -1,0 +1,68 @@
+"""The subcommands of ``mmlint``: one module each, registered by name.
+
+:data:`COMMANDS` maps a command name to its module path, in the order
+``mmlint --help`` lists them. A command module has:
+
+- ``HELP``: the one-line help shown by ``mmlint --help``;
+- ``configure(parser)``: adds the command's arguments to its
+  :class:`argparse.ArgumentParser` (imports nothing heavy);
+- ``run(args) -> int``: does the work with the parsed
+  :class:`argparse.Namespace` and returns the exit status; raises
+  :class:`mmlint.errors.CheckError` for a usage error (exit 2).
+
+Adding a command = adding one module and one line here; :mod:`mmlint.cli`
+only builds the parser from this table and hands over.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from types import ModuleType
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+#: command name -> module path (``mmlint --help`` order).
+COMMANDS: dict[str, str] = {
+    "detect": "mmlint.commands.detect",
+    "check": "mmlint.commands.check",
+    "budget": "mmlint.commands.budget",
+    "rules": "mmlint.commands.rules",
+    "rule": "mmlint.commands.rule",
+    "schema": "mmlint.commands.schema",
+    "convert": "mmlint.commands.convert",
+}
+
+
+def load(name: str) -> ModuleType:
+    """The module of command ``name`` (a key of :data:`COMMANDS`).
+
+    Raises:
+        KeyError: unknown command.
+    """
+    return importlib.import_module(COMMANDS[name])
+
+
+def add_store_options(p: argparse.ArgumentParser, profile_help: str = "engramory profile (overrides detection)") -> None:
+    """``--dialect`` and ``--profile``, as every store-reading command takes them."""
+    p.add_argument("--dialect", help="dialect of the store: mm, engramory, workspace (overrides detection)")
+    p.add_argument("--profile", help=profile_help)
+
+
+def add_config_options(p: argparse.ArgumentParser) -> None:
+    """``--config FILE`` and ``--isolated`` (see :mod:`mmlint.config`)."""
+    p.add_argument("--config", metavar="FILE", help="read this configuration file only (default: the nearest "
+                   ".mmlint.toml, mmlint.toml or pyproject.toml [tool.mmlint] in or above each store)")
+    p.add_argument("--isolated", action="store_true", help="read no configuration file")
+
+
+def say_found(found, explicit: bool) -> None:
+    """Tell on stderr which store discovery chose (nothing when the user named it)."""
+    if not explicit:
+        sys.stderr.write(f"mmlint: using {found.path} ({found.how})\n")
+
+
+def codes(text: str) -> set[str]:
+    """The comma-separated items of ``text``, stripped, empty ones dropped."""
+    return {c.strip() for c in text.split(",") if c.strip()}

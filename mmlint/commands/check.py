@@ -1,0 +1,153 @@
+"""``mmlint check``: lint stores, optionally fix or diff them, report.
+
+Exit status: 0 no error-level finding, 1 findings at error level (or, with
+``--diff``, changes to show), 2 usage error or a store that could not be
+checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from mmlint.commands import EXIT_FINDINGS, EXIT_OK, add_config_options, add_store_options, codes, say_found
+
+HELP = "lint one or more stores"
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    """Arguments of ``check``."""
+    from mmlint.reporters import REPORTERS
+
+    p.add_argument("paths", nargs="*", metavar="PATH", help="store folders (default: discovered from the current folder)")
+    p.add_argument("--example", action="store_true", help="check the example store bundled with mmlint")
+    add_store_options(p)
+    p.add_argument("--format", choices=tuple(REPORTERS), default="text", help="output format (default: text)")
+    p.add_argument("--output", metavar="FILE",
+                   help="write the report to FILE (UTF-8, replaced if present) instead of stdout")
+    p.add_argument("--statistics", action="store_true",
+                   help="print per-rule counts instead of diagnostics: COUNT<TAB>CODE<TAB>name lines, "
+                        "a JSON array with --format json")
+    p.add_argument("--select", default="", help="comma-separated rule codes, names or code prefixes to run "
+                   "(replaces the configured selection)")
+    p.add_argument("--ignore", default="", help="comma-separated rule codes, names or code prefixes to skip "
+                   "(added to the configured ones)")
+    add_config_options(p)
+    p.add_argument("--baseline", metavar="FILE", help="hide the findings recorded in FILE (see --write-baseline)")
+    p.add_argument("--write-baseline", metavar="FILE", help="record the current findings in FILE and exit 0")
+    p.add_argument("--fix", action="store_true", help="apply safe fixes, then report what is left")
+    p.add_argument("--unsafe-fixes", action="store_true", help="also apply (with --fix, --diff) and count unsafe fixes")
+    p.add_argument("--diff", action="store_true", help="print the changes --fix would make as a unified diff; write nothing "
+                   "(exit 1 when there are changes)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the stores named by ``args.paths`` (or the discovered one)."""
+    from mmlint import api, baseline, reporters, rules
+
+    paths = list(args.paths)
+    if args.example:
+        from importlib import resources
+
+        paths.append(str(resources.files("mmlint.example") / "store"))
+    for code in rules.unknown_selectors(codes(args.select) | codes(args.ignore))[:1]:
+        raise api.CheckError(f"unknown rule {code!r} in --select/--ignore; 'mmlint rules' lists them")
+    if args.baseline and args.write_baseline:
+        raise api.CheckError("--baseline and --write-baseline exclude each other: --write-baseline records every current finding")
+    options = rules.Options(select=codes(args.select), ignore=codes(args.ignore))
+    found = api.locate(paths)
+    if not paths:
+        say_found(found[0], False)
+
+    def checked() -> api.CheckResult:
+        res = api.check([f.path for f in found], args.dialect, args.profile, options, config=args.config, isolated=args.isolated)
+        for r, f in zip(res.stores, found):
+            r.found = f
+        res.unsafe_fixes = args.unsafe_fixes
+        return res
+
+    result = checked()
+    if args.diff:
+        return _diff(result, args.unsafe_fixes)
+    if args.fix:
+        fixed = _fix(result, args.unsafe_fixes)
+        result = checked()
+        result.fixed = fixed
+    if args.write_baseline:
+        n = baseline.write(args.write_baseline, result.stores)
+        sys.stderr.write(f"mmlint: recorded {n} finding{'' if n == 1 else 's'} in {args.write_baseline}\n")
+        return EXIT_OK
+    if args.baseline:
+        hidden = baseline.hide(result.stores, args.baseline)
+        if hidden:
+            sys.stderr.write(f"mmlint: {hidden} finding{'' if hidden == 1 else 's'} hidden by the baseline {args.baseline}\n")
+    args._status = EXIT_FINDINGS if result.counts()["errors"] else EXIT_OK
+    if args.statistics:
+        from mmlint.reporters.statistics import StatisticsReporter
+
+        reporter = StatisticsReporter(as_json=args.format == "json")
+    else:
+        reporter = reporters.get(args.format)
+    if not args.output:
+        reporter.report(result, sys.stdout, os.getcwd())
+    else:
+        import io
+
+        buf = io.StringIO()  # render first: a failing reporter leaves no half-written file
+        reporter.report(result, buf, os.getcwd())
+        from mmlint.fixes import atomic_write
+
+        try:
+            atomic_write(os.path.abspath(args.output), buf.getvalue().encode("utf-8", "backslashreplace"))
+        except OSError as exc:
+            raise api.CheckError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    return EXIT_FINDINGS if result.counts()["errors"] else EXIT_OK
+
+
+def _outcomes(result, unsafe: bool) -> list:
+    from mmlint import api, fixes
+
+    outcomes = [fixes.fix_store(res, unsafe) for res in result.stores]
+    for res, out in zip(result.stores, outcomes):
+        if not out.converged:
+            raise api.CheckError(f"{res.found.path}: fixes kept changing files for {fixes.MAX_ROUNDS} rounds; "
+                                 "nothing written (a bug in a rule's fix: please report it)")
+    return outcomes
+
+
+def _diff(result, unsafe: bool) -> int:
+    """``--diff``: print each change ``--fix`` would make; exit 1 if any."""
+    from mmlint import fixes
+    from mmlint.api import display_path
+    from mmlint.model import Span
+    from mmlint.textutil import safe_path_text
+
+    outcomes = _outcomes(result, unsafe)
+    for res, out in zip(result.stores, outcomes):
+        for path, (old, new) in out.changes.items():
+            shown = safe_path_text(display_path(res.found.path, Span(path), os.getcwd()))
+            sys.stdout.write(fixes.unified_diff(shown, old, new))
+    files = sum(len(o.changes) for o in outcomes)
+    fixed = sum(o.fixed for o in outcomes)
+    sys.stderr.write(f"mmlint: {fixed} fix{'' if fixed == 1 else 'es'} would change {files} file{'' if files == 1 else 's'}; nothing written\n")
+    return EXIT_FINDINGS if files else EXIT_OK
+
+
+def _fix(result, unsafe: bool) -> int:
+    """``--fix``: write the fixed files into the stores; returns findings fixed.
+
+    Raises:
+        CheckError: a fixed file could not be written (exit 2).
+    """
+    from mmlint import api, fixes
+    from mmlint.textutil import safe_path_text
+
+    outcomes = _outcomes(result, unsafe)
+    for out in outcomes:
+        fixes.write_changes(out)
+        for path, why in out.skipped:
+            sys.stderr.write(f"mmlint: not fixed: {safe_path_text(path)}: {why}\n")
+            if why.startswith("cannot write"):
+                raise api.CheckError(f"--fix could not write {safe_path_text(path)}; files listed before it were fixed")
+    return sum(o.fixed for o in outcomes)

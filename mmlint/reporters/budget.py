@@ -1,0 +1,103 @@
+"""``mmlint budget`` output: the ``mmlint.budget/1`` document as tables or JSON.
+
+Text: per store, a summary (dialect and profile, index use against its caps
+with ``OVER BUDGET`` when a hard cap is exceeded, anomalies), then a table of
+notes (body chars, note bytes, budget, used). Tables are drawn with rich on a
+terminal (unless ``NO_COLOR``), aligned plain text otherwise. JSON: the
+document as :func:`mmlint.budget.document` builds it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, TextIO
+
+from mmlint.reporters import Reporter
+
+
+def _n(value: int | None) -> str:
+    return "-" if value is None else f"{value:,}"
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+    """Summary lines and table rows (note, body chars, note bytes, budget, used) of one store."""
+    from mmlint.textutil import safe_path_text
+
+    prof = f" (profile {report['profile']})" if report["profile"] else ""
+    head = [f"{safe_path_text(report['path'])}: {report['dialect']}{prof}"]
+    ix = report["index"]
+    if ix is None:
+        head.append("index: none")
+    else:
+        over = ""
+        if ix["overBudget"]:
+            over = f"; OVER BUDGET by {_n(ix['overflowLines'])} lines, {_n(ix['overflowBytes'])} bytes"
+        head.append(f"index: {_n(ix['lines'])}/{_n(ix['lineCap'])} lines, {_n(ix['bytes'])}/{_n(ix['byteCap'])} bytes, "
+                    f"{_count(ix['entries'], 'entry', 'entries')}{over}")
+    an = report["anomalies"]
+    orphans = ", ".join(safe_path_text(p) for p in an["orphanFiles"][:5]) + (" ..." if len(an["orphanFiles"]) > 5 else "")
+    head.append(f"anomalies: {_count(an['danglingEntries'], 'dangling entry', 'dangling entries')}, "
+                f"{_count(len(an['orphanFiles']), 'orphan file', 'orphan files')}" + (f" ({orphans})" if orphans else ""))
+    unit_word = {"bodyChars": "chars", "bodyBytes": "body bytes", "noteBytes": "bytes"}
+    table = []
+    for n in report["notes"]:
+        budget = f"{_n(n['writeBudget'])} {unit_word[n['budgetUnit']]}" if n["budgetUnit"] else "-"
+        pct = f"{n['budgetUsedPct']}%" if n["budgetUsedPct"] is not None else "-"
+        table.append([safe_path_text(n["path"]), _n(n["bodyChars"]), _n(n["noteBytes"]), budget, pct])
+    return head, table
+
+
+COLUMNS = ("note", "body chars", "note bytes", "budget", "used")
+
+
+def print_text(doc: dict[str, Any], stream: TextIO) -> None:
+    """Tables: rich on a terminal (unless ``NO_COLOR``), aligned plain text otherwise."""
+    color = hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
+    for k, report in enumerate(doc["stores"]):
+        head, table = rows(report)
+        if k:
+            stream.write("\n")
+        if color:
+            from rich.console import Console
+            from rich.table import Table
+
+            console = Console(file=stream, highlight=False)
+            for line in head:
+                console.print(line, markup=False)
+            t = Table(*COLUMNS)
+            for col in t.columns[1:]:
+                col.justify = "right"
+            for row in table:
+                t.add_row(*row)
+            console.print(t)
+            continue
+        widths = [max([len(c)] + [len(r[i]) for r in table]) for i, c in enumerate(COLUMNS)]
+        for line in head:
+            stream.write(line + "\n")
+        stream.write("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(COLUMNS, widths))).rstrip() + "\n")
+        for row in table:
+            stream.write("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, widths))).rstrip() + "\n")
+
+
+class BudgetReporter(Reporter):
+    """Writes a budget document (see module docs).
+
+    Args:
+        as_json: write the JSON document instead of the tables.
+    """
+
+    def __init__(self, as_json: bool = False) -> None:
+        self.as_json = as_json
+
+    def report(self, result: Any, stream: TextIO, cwd: str) -> None:
+        """Write the ``mmlint.budget/1`` document ``result`` to ``stream``
+        (its paths are already relative to ``cwd``)."""
+        if self.as_json:
+            stream.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        else:
+            print_text(result, stream)
