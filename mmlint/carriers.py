@@ -97,6 +97,75 @@ def restore(key: str, value: Any) -> tuple[str, str, Any] | None:
     return "field", field, decode_value(value) if isinstance(value, str) else value
 
 
+#: Carried model fields whose value is a list of strings; every other field
+#: (``category`` and ``slug`` included) is one string.
+LIST_FIELDS = ("tags", "aliases")
+
+
+def _bad_text(text: str) -> str | None:
+    """Why ``text`` cannot be held as store text: a surrogate that is not an
+    undecodable byte (``\\udc80``-``\\udcff``, see
+    :func:`mmlint.textutil.decode`), which no file can hold."""
+    for ch in text:
+        if "\ud800" <= ch <= "\udfff" and not "\udc80" <= ch <= "\udcff":
+            return f"holds a lone surrogate U+{ord(ch):04X}"
+    return None
+
+
+def _bad_data(value: Any, depth: int = 0) -> str | None:
+    if depth > 100:
+        return "is nested too deeply"
+    if isinstance(value, str):
+        return _bad_text(value)
+    if isinstance(value, dict):
+        for k, v in value.items():
+            why = (_bad_text(k) if isinstance(k, str) else None) or _bad_data(v, depth + 1)
+            if why:
+                return why
+        return None
+    if isinstance(value, list):
+        return next((w for v in value if (w := _bad_data(v, depth + 1))), None)
+    return None
+
+
+def invalid(kind: str, name: str, value: Any) -> str | None:
+    """Why a value read back by :func:`restore` as ``(kind, name, value)``
+    cannot be used, or ``None`` when it can.
+
+    A carried field must have its model type: ``tags`` and ``aliases`` a
+    list of strings (:data:`LIST_FIELDS`), every other field (``slug`` and
+    ``category`` included) a string; no string may hold a surrogate other
+    than an undecodable byte. A carried unknown key (``kind == "extra"``)
+    may hold any JSON value within those string limits. Readers call this
+    where they read a carrier and report a wrong value as a finding (X112)
+    with its line, keeping the line as an unknown key; they never raise.
+    """
+    if kind == "extra":
+        return _bad_data(value)
+    if name in LIST_FIELDS:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return f"must be a list of strings, got {_type_name(value)}"
+        return next((w for v in value if (w := _bad_text(v))), None)
+    if not isinstance(value, str):
+        return f"must be a string, got {_type_name(value)}"
+    return _bad_text(value)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        other = next((v for v in value if not isinstance(v, str)), None)
+        return "a list" if other is None else f"a list holding {_type_name(other)}"
+    return "a string" if isinstance(value, str) else type(value).__name__
+
+
 def ascii_slug(slug: str) -> str:
     """A deterministic, reversible ASCII form of ``slug`` for dialects whose
     keys are ASCII (mm topics): ASCII slugs are kept; others become

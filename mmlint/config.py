@@ -208,20 +208,39 @@ def for_store(root: str, config_file: str | None = None, isolated: bool = False,
         return Config()
     if cache is not None and path in cache:
         return cache[path]
-    conf = load(path)
+    conf = load(path, confine=None if config_file else _tree_holding(root, path))
     if cache is not None:
         cache[path] = conf
     return conf
 
 
-def load(path: str) -> Config:
+def _tree_holding(root: str, path: str) -> str | None:
+    """The real store ``root`` when the discovered configuration ``path``
+    lies inside it (untrusted: it came with the store), else ``None`` (a
+    file of the project around the store)."""
+    from mmlint.walk import inside
+
+    real_root = os.path.realpath(root)
+    return real_root if inside(real_root, os.path.abspath(os.path.dirname(path))) else None
+
+
+def load(path: str, confine: str | None = None) -> Config:
     """Read, validate and resolve the configuration file ``path``.
+
+    Args:
+        confine: for a file found inside a checked store (untrusted), that
+            store's real root: the file and every file it extends must
+            resolve inside it, so ``extend`` to an absolute path, a ``~``
+            path or one that climbs out (``..``, a symlink) is an error.
+            ``None`` for a file the user named or one found above the store.
 
     Raises:
         ConfigError: see module docs.
     """
     path = os.path.abspath(path)
-    raw = _resolve(path, [])
+    if confine is not None:
+        _check_confined(path, None, path, confine)
+    raw = _resolve(path, [], confine)
     conf = Config(path=path)
     conf.select = raw.get("select")
     conf.ignore = raw.get("ignore", [])
@@ -236,13 +255,13 @@ def load(path: str) -> Config:
 
 
 def _read(path: str) -> bytes:
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise ConfigError(path, None, f"cannot read: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
+    from mmlint.walk import read_bounded
+
+    data, size, err = read_bounded(path, MAX_BYTES)
+    if data is None and size > MAX_BYTES:
         raise ConfigError(path, None, f"file is over {MAX_BYTES} bytes; not a configuration")
+    if data is None:
+        raise ConfigError(path, None, f"cannot read: {err}")
     return data
 
 
@@ -279,7 +298,16 @@ def _prefix(path: str) -> str:
     return "tool.mmlint." if os.path.basename(path) == "pyproject.toml" else ""
 
 
-def _resolve(path: str, chain: list[str]) -> dict[str, Any]:
+def _check_confined(path: str, key: str | None, target: str, confine: str) -> None:
+    """Raise :class:`ConfigError` unless ``target`` resolves inside ``confine``."""
+    from mmlint.walk import inside
+
+    if not inside(confine, os.path.realpath(target)):
+        raise ConfigError(path, key, f"{target} resolves outside the store {confine}; a configuration inside a "
+                                     "store may only use files inside it")
+
+
+def _resolve(path: str, chain: list[str], confine: str | None = None) -> dict[str, Any]:
     """One file's checked settings merged over what it extends. Internal
     shape: ``per-path-ignores`` keyed by ``(base, glob)``, ``severity`` by
     rule code."""
@@ -291,10 +319,18 @@ def _resolve(path: str, chain: list[str]) -> dict[str, Any]:
     own = _check(path, table)
     if "extend" not in table:
         return own
-    target = os.path.join(os.path.dirname(path), os.path.expanduser(table["extend"]))
+    key = _prefix(path) + "extend"
+    if confine is not None:
+        if os.path.isabs(table["extend"]) or table["extend"].startswith("~"):
+            raise ConfigError(path, key, f"{table['extend']!r} is an absolute path; a configuration inside a store "
+                                         "may only extend a file inside it, by a relative path")
+        target = os.path.join(os.path.dirname(path), table["extend"])
+        _check_confined(path, key, target, confine)
+    else:
+        target = os.path.join(os.path.dirname(path), os.path.expanduser(table["extend"]))
     if not os.path.isfile(target):
-        raise ConfigError(path, _prefix(path) + "extend", f"no file at {target}")
-    base = _resolve(os.path.abspath(target), chain + [path])
+        raise ConfigError(path, key, f"no file at {target}")
+    base = _resolve(os.path.abspath(target), chain + [path], confine)
     merged = dict(base)
     for key, value in own.items():
         merged[key] = {**base.get(key, {}), **value} if key in ("severity", "caps", "per-path-ignores") else value

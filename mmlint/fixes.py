@@ -2,13 +2,16 @@
 request, written atomically or shown as a unified diff.
 
 A rule attaches a :class:`mmlint.rules.Fix` to a finding: the complete new
-content of one or more store files. :func:`fix_store` works in a private copy
-of the store, round by round: a round takes every applicable fix that agrees
-with the fixes already taken about each file's new content, writes them into
-the copy, and reads and checks the copy again, until a round changes nothing
-(at most :data:`MAX_ROUNDS`). Nothing in the real store is touched until
-:func:`write_changes` installs each changed file with a temporary file and a
-rename, after making sure the file still holds the bytes that were read.
+content of one or more store files. :func:`fix_store` works in memory, round
+by round: a round takes every applicable fix that agrees
+with the fixes already taken about each file's new content, and reads and
+checks the store again with those contents (:func:`mmlint.walk.overlay`; no
+copy is written anywhere), until a round changes nothing (at most
+:data:`MAX_ROUNDS`). Nothing in the real store is touched until
+:func:`write_changes` installs each changed file by compare-and-swap
+(:func:`replace_if_unchanged`): a temporary file and a rename, only while the
+file still holds the bytes that were read. :func:`sweep` removes the
+temporary files of a killed run.
 
 Fixes never delete a file and never drop a line of content (each fixing
 rule's tests check it); a second run after a fix finds nothing left to fix.
@@ -17,7 +20,7 @@ rule's tests check it); a second run after a fix finds nothing left to fix.
 from __future__ import annotations
 
 import os
-import shutil
+import re
 import stat
 import tempfile
 from dataclasses import dataclass, field
@@ -58,12 +61,25 @@ def _safe_rel(path: str) -> bool:
     return bool(path) and not path.startswith("/") and "\\" not in path and ".." not in parts and "" not in parts
 
 
+def _key(d: Any) -> tuple:
+    """What identifies a finding across fix rounds: rule, file, and its
+    anchor (else its message)."""
+    return (d.code, d.span.path, d.anchor if d.anchor is not None else d.message)
+
+
 def fix_store(res: Any, unsafe: bool = False) -> Outcome:
     """Fix the store of ``res`` (an :class:`mmlint.api.StoreResult` with its
-    diagnostics and options) in a temporary copy; the real store is not
-    written. Returns the :class:`Outcome`."""
+    diagnostics and options) in memory; the real store is not written.
+
+    Each round re-reads the store through :func:`mmlint.walk.overlay` (the
+    files as fixed so far, nothing copied to disk) and checks it again. A
+    finding whose fix was applied and that is still there afterwards is not
+    fixed again (its fix does not work on this input): so every run
+    converges, and one finding whose fix fails never blocks the others.
+    Returns the :class:`Outcome`; ``converged`` is False only when fixes
+    kept changing files for :data:`MAX_ROUNDS` rounds."""
     from mmlint import api, dialects
-    from mmlint.convert import write_tree
+    from mmlint.walk import overlay
 
     store = res.store
     out = Outcome(store.root)
@@ -73,47 +89,94 @@ def fix_store(res: Any, unsafe: bool = False) -> Outcome:
     original = {p: r.data for p, r in store.files.items() if r.data is not None and r.kind not in ("unreadable", "symlink-escape")}
     current = dict(original)
     mod = dialects.get(res.dialect)
-    tmp = tempfile.mkdtemp(prefix=".mmlint-fix-")
-    try:
-        write_tree(tmp, original)
-        for _ in range(MAX_ROUNDS):
-            taken: dict[str, bytes] = {}
-            count = 0
-            for d in diagnostics:
-                if not applicable(d, unsafe) or not all(_safe_rel(p) for p in d.edits):
-                    continue
-                if any(taken.get(p, new) != new for p, new in d.edits.items()):
-                    continue  # disagrees with a fix taken this round: next round
-                if all(current.get(p) == new for p, new in d.edits.items()):
-                    continue  # already so
-                taken.update(d.edits)
-                count += 1
-            if not taken:
-                break
-            for p, new in taken.items():
-                full = os.path.join(tmp, *p.split("/"))
-                os.makedirs(os.path.dirname(full), exist_ok=True)
-                with open(full, "wb") as fh:
-                    fh.write(new)
-                current[p] = new
-            out.fixed += count
-            again = mod.read(tmp, res.profile)
-            again.root = store.root  # settings and folder checks see the real store
-            diagnostics = api.lint(again, res.options)
-        else:
-            out.converged = False
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    applied: set[tuple] = set()
+    for _ in range(MAX_ROUNDS):
+        taken: dict[str, bytes] = {}
+        keys = []
+        for d in diagnostics:
+            if not applicable(d, unsafe) or not all(_safe_rel(p) for p in d.edits) or _key(d) in applied:
+                continue
+            if any(taken.get(p, new) != new for p, new in d.edits.items()):
+                continue  # disagrees with a fix taken this round: next round
+            if all(current.get(p) == new for p, new in d.edits.items()):
+                continue  # already so
+            taken.update(d.edits)
+            keys.append(_key(d))
+        if not taken:
+            break
+        current.update(taken)
+        applied.update(keys)
+        out.fixed += len(keys)
+        with overlay(store.root, current):
+            again = mod.read(store.root, res.profile)
+        diagnostics = api.lint(again, res.options)
+    else:
+        out.converged = False
     out.changes = {p: (original.get(p), new) for p, new in sorted(current.items()) if original.get(p) != new}
     return out
+
+
+#: Temporary files :func:`atomic_write` makes: ``.<name>.<pid>.<random>.mmlint.tmp``
+#: (older releases wrote ``.<name>.<random>.mmlint.tmp``, without the pid).
+TEMP_RE = re.compile(r"^\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?[A-Za-z0-9_]+\.mmlint\.tmp\Z", re.S)
+#: Age (seconds) after which a temporary file without a live owner's pid is swept.
+STALE_SECONDS = 600
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def sweep(root: str, now: float | None = None) -> list[str]:
+    """Remove the temporary files a killed ``--fix`` left in the store at
+    ``root``: regular files named by :data:`TEMP_RE` whose writer's pid is
+    no longer running (or, without a pid, older than :data:`STALE_SECONDS`).
+    Returns their store-relative POSIX paths. Nothing else is touched;
+    symlinks and other tools' folders are not followed."""
+    import time
+
+    from mmlint.walk import FOREIGN_DIRS, rel_posix
+
+    real = os.path.realpath(root)
+    now = time.time() if now is None else now
+    removed = []
+    for dirpath, dirnames, filenames in os.walk(real, followlinks=False):
+        dirnames[:] = [d for d in dirnames if d not in FOREIGN_DIRS and not os.path.islink(os.path.join(dirpath, d))]
+        for name in filenames:
+            m = TEMP_RE.match(name)
+            if m is None:
+                continue
+            full = os.path.join(dirpath, name)
+            try:
+                st = os.lstat(full)
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            pid = m.group("pid")
+            stale = not _alive(int(pid)) if pid and int(pid) != os.getpid() else (pid is None and now - st.st_mtime > STALE_SECONDS)
+            if stale:
+                try:
+                    os.unlink(full)
+                except OSError:
+                    continue
+                removed.append(rel_posix(real, full))
+    return sorted(removed)
 
 
 def write_changes(out: Outcome) -> int:
     """Install ``out.changes`` in the real store; returns how many files
     were written. A file that is a symlink, lies outside the root, or no
     longer holds the bytes that were read is left alone and listed in
-    ``out.skipped``. Each file is written atomically (:func:`atomic_write`)."""
-    from mmlint.walk import inside, read_bounded
+    ``out.skipped``; so is one that another program changed while it was
+    being replaced (:func:`replace_if_unchanged`)."""
+    from mmlint.walk import inside
 
     root = os.path.realpath(out.root)
     written = 0
@@ -125,48 +188,145 @@ def write_changes(out: Outcome) -> int:
         if os.path.islink(full):
             out.skipped.append((rel, "a symlink; fix its target instead"))
             continue
-        if old is None:
-            if os.path.lexists(full):
-                out.skipped.append((rel, "created by someone else meanwhile"))
-                continue
-        elif read_bounded(full)[0] != old:
-            out.skipped.append((rel, "changed on disk since it was read"))
-            continue
         try:
             os.makedirs(os.path.dirname(full), exist_ok=True)
-            atomic_write(full, new)
+            why = replace_if_unchanged(full, old, new)
         except OSError as exc:
             out.skipped.append((rel, f"cannot write: {exc.strerror or exc}"))
+            continue
+        if why:
+            out.skipped.append((rel, why))
             continue
         written += 1
     return written
 
 
-def atomic_write(path: str, data: bytes) -> None:
-    """Replace (or create) ``path`` with ``data``: a unique temporary file in
-    the same folder, flushed to disk, then renamed over ``path``. The old
-    file's permission bits are kept (a new file gets the umask's). Raises ``OSError``; on failure ``path``
-    is untouched and the temporary file removed."""
-    folder = os.path.dirname(path) or "."
+class _Changed(Exception):
+    """The file changed under :func:`replace_if_unchanged`."""
+
+
+def replace_if_unchanged(path: str, old: bytes | None, new: bytes) -> str:
+    """Compare-and-swap: replace ``path`` by ``new`` only while it holds
+    ``old`` (``None``: only while it does not exist). Returns ``""`` when
+    written, else why not (nothing of the other writer's is lost).
+
+    The old file stays open throughout. Its content is compared with
+    ``old``; the new content goes to a temporary file beside it; right
+    before the rename the path must still name the same file (inode) with
+    the same size and modification time. After the rename the old file is
+    checked once more: if a write reached it in between (an append by
+    another program), the old file's bytes, that write included, are put
+    back the same way and the change is reported as skipped. A new file is
+    created with a hard link, which fails if the path appeared meanwhile.
+
+    Raises:
+        OSError: the folder cannot be written.
+    """
+    from mmlint.walk import _open_regular
+
+    if old is None:
+        if os.path.lexists(path):
+            return "created by someone else meanwhile"
+        tmp = _write_temp(path, new, None)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return "created by someone else meanwhile"
+        finally:
+            _unlink(tmp)
+        return ""
+    fd, st, err = _open_regular(path)
+    if fd is None or st is None:
+        return f"changed on disk since it was read ({err})"
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
+        if _read_all(fd) != old:
+            return "changed on disk since it was read"
+        tmp = _write_temp(path, new, stat.S_IMODE(st.st_mode))
+        try:
+            now = os.stat(path)
+            held = os.fstat(fd)
+            if (now.st_ino, now.st_dev) != (st.st_ino, st.st_dev) or _sig(held) != _sig(st):
+                return "changed on disk while being fixed; run --fix again"
+            os.replace(tmp, path)
+        finally:
+            _unlink(tmp)
+        if _sig(os.fstat(fd)) != _sig(st):
+            # A write reached the old file between the check and the rename:
+            # give the path back the old file's bytes, that write included.
+            mine = os.stat(path)
+            theirs = _read_all(fd)
+            back = _write_temp(path, theirs, stat.S_IMODE(st.st_mode))
+            try:
+                if _sig(os.stat(path)) == _sig(mine):
+                    os.replace(back, path)
+            finally:
+                _unlink(back)
+            return "changed on disk while being fixed; left as the other program wrote it"
+        return ""
+    finally:
+        os.close(fd)
+
+
+def _sig(st: os.stat_result) -> tuple:
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    pos = 0
+    while True:
+        chunk = os.pread(fd, 1 << 20, pos)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        pos += len(chunk)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _write_temp(path: str, data: bytes, mode: int | None) -> str:
+    """A new temporary file beside ``path`` holding ``data``, flushed to
+    disk, with permission bits ``mode`` (``None``: the umask's). Named
+    ``.<name>.<pid>.<random>.mmlint.tmp`` so that :func:`sweep` can tell a
+    killed writer's leftover from a live one's."""
+    folder = os.path.dirname(path) or "."
+    if mode is None:
         mask = os.umask(0)
         os.umask(mask)
         mode = 0o666 & ~mask  # a new file gets the mode open() would give it, not mkstemp's 0600
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".mmlint.tmp", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.{os.getpid()}.", suffix=".mmlint.tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
+    except BaseException:
+        _unlink(tmp)
+        raise
+    return tmp
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Replace (or create) ``path`` with ``data``: a unique temporary file in
+    the same folder (:func:`_write_temp`), flushed to disk, then renamed over
+    ``path``. The old file's permission bits are kept (a new file gets the
+    umask's). Raises ``OSError``; on failure ``path`` is untouched and the
+    temporary file removed."""
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = None
+    tmp = _write_temp(path, data, mode)
+    try:
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _unlink(tmp)
         raise
 
 

@@ -132,7 +132,7 @@ def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem
     if close > 0:
         problems.append(FMProblem("F102", f"value of {key!r} opens with a quoted part and goes on after it ({echo(value, 40)}): "
                                           "YAML rejects it, line-based readers keep the quotes", line, col,
-                                  hint="quote the whole value with the other quote character: " + key + ": '" + (value if len(value) <= 60 else value[:60] + " ...") + "'"
+                                  hint="quote the whole value with the other quote character: " + echo(f"{key}: '{value}'", 80)
                                   if ("'" if q == '"' else '"') not in value else "rephrase so the value does not start with a quote"))
     else:
         problems.append(FMProblem("F102", f"unclosed quote in frontmatter value for {key!r}", line, col,

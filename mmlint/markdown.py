@@ -14,6 +14,7 @@ handed to it (the index is bounded by the read limit and its caps).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -57,8 +58,19 @@ def _parser() -> Any:
 
 
 def tokens(text: str) -> list[Any]:
-    """The markdown-it block token stream for ``text``."""
+    """The markdown-it block token stream for ``text``.
+
+    Line numbers (``token.map``) count ``\\n`` only, as every other line
+    count in mmlint does (:mod:`mmlint.textutil`): markdown-it reads a lone
+    ``\\r`` as a line break, so each one is shown to it as a space (same
+    length, so columns agree too). A CR-only file is one line here, and
+    S111 offers its LF conversion."""
+    if "\r" in text:
+        text = _LONE_CR.sub(" ", text)
     return _parser().parse(text)
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def headings(toks: list[Any]) -> list[tuple[int, int, str]]:

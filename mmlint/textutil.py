@@ -9,6 +9,7 @@ friends never count as line breaks.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 BOM = "\ufeff"
@@ -104,34 +105,50 @@ def apply_newline(text: str, newline: str) -> str:
 
 _ECHO_MAX = 80
 
+#: Characters never written raw into human-readable output: C0 and C1
+#: controls (line breaks and ESC included), DEL, the Unicode line and
+#: paragraph separators, the bidirectional controls (which reorder what a
+#: terminal shows: U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and
+#: every surrogate (an undecodable byte kept by :func:`decode`, or a lone
+#: one). A one-character class, so escaping is one linear pass.
+UNSAFE_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape_char(m: re.Match) -> str:
+    ch = m.group()
+    o = ord(ch)
+    if ch in _NAMED:
+        return _NAMED[ch]
+    if 0xDC80 <= o <= 0xDCFF:  # an undecodable byte kept by decode()
+        return f"\\x{o - 0xDC00:02x}"
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every :data:`UNSAFE_CHARS` character written as a
+    backslash escape (``\\n``, ``\\x1b``, ``\\u202e``; ``\\xNN`` for an
+    undecodable byte); all other characters, backslashes included, are kept.
+    The one helper for store text in human-readable output: the rule engine
+    applies it to every message and hint, reporters to paths; after it, no
+    store text can move the cursor, retitle or clear a terminal, reorder a
+    line or start a new one."""
+    return UNSAFE_CHARS.sub(_escape_char, text) if UNSAFE_CHARS.search(text) else text
+
 
 def echo(value: str, limit: int = _ECHO_MAX) -> str:
     """Quote untrusted store text for a message: bounded and escaped.
 
-    Control characters, newlines and surrogate-escaped bytes are shown as
-    escapes, so a hostile file name can never forge an output line. Text
-    longer than ``limit`` code points is cut and marked with ``...``.
+    Backslashes and quotes are escaped, then :func:`printable`, so a hostile
+    file name can never forge an output line. Text longer than ``limit``
+    code points is cut and marked with ``...``.
     """
-    cut = value[:limit]
-    out = []
-    for ch in cut:
-        o = ord(ch)
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == "'":
-            out.append("\\'")
-        elif o < 0x20 or o == 0x7F or 0x80 <= o < 0xA0 or o in (0x2028, 0x2029):
-            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch, f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"))
-        elif 0xDC80 <= o <= 0xDCFF:
-            out.append(f"\\x{o - 0xDC00:02x}")
-        else:
-            out.append(ch)
+    cut = value[:limit].replace("\\", "\\\\").replace("'", "\\'")
     tail = "..." if len(value) > limit else ""
-    return "'" + "".join(out) + tail + "'"
+    return "'" + printable(cut) + tail + "'"
 
 
 def safe_path_text(path: str) -> str:
-    """A path for display: escapes control characters but keeps it unquoted."""
-    if path.isprintable() and not any(0xDC80 <= ord(c) <= 0xDCFF for c in path):
-        return path
-    return echo(path, 10_000)[1:-1]
+    """A path for display: :func:`printable` (escapes control, bidi and
+    undecodable characters) but keeps it unquoted."""
+    return printable(path)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import stat
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from mmlint.model import FileRecord
 
@@ -54,27 +56,45 @@ def rel_posix(root: str, path: str) -> str:
     return os.path.relpath(path, root).replace(os.sep, "/")
 
 
-def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, int, str]:
-    """Read at most ``limit`` bytes: ``(data or None, size in bytes, error)``.
+def _open_regular(path: str) -> tuple[int | None, os.stat_result | None, str]:
+    """Open ``path`` for reading only if it is a regular file:
+    ``(fd, fstat, "")`` or ``(None, None, why not)``.
 
-    Decides from ``fstat`` first; a file over the limit is not read.
+    ``stat`` decides first, so a FIFO, socket or device (or a symlink to one)
+    is never opened; ``O_NONBLOCK`` makes the open return at once if the file
+    was swapped for a FIFO since, and ``fstat`` checks the opened file again.
     """
     try:
         st = os.stat(path)
     except OSError as exc:
-        return None, 0, exc.strerror or str(exc)
+        return None, None, exc.strerror or str(exc)
     if not stat.S_ISREG(st.st_mode):
-        return None, 0, "not a regular file (a FIFO, socket or device is never opened)"
+        return None, None, "not a regular file (a FIFO, socket or device is never opened)"
     try:
-        # O_NONBLOCK: if the file was swapped for a FIFO since the stat, the
-        # open returns at once instead of waiting for a writer.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
-        return None, 0, exc.strerror or str(exc)
+        return None, None, exc.strerror or str(exc)
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return None, 0, "not a regular file"
+    except OSError as exc:
+        os.close(fd)
+        return None, None, exc.strerror or str(exc)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        return None, None, "not a regular file"
+    return fd, st, ""
+
+
+def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, int, str]:
+    """Read at most ``limit`` bytes: ``(data or None, size in bytes, error)``.
+
+    Only a regular file is opened (:func:`_open_regular`); a file over the
+    limit (by ``fstat``) is not read.
+    """
+    fd, st, err = _open_regular(path)
+    if fd is None or st is None:
+        return None, 0, err
+    try:
         if st.st_size > limit:
             return None, st.st_size, f"file is {st.st_size} bytes, over the {limit}-byte read limit"
         chunks = []
@@ -95,6 +115,56 @@ def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, 
         os.close(fd)
 
 
+def contained(root: str, path: str) -> str | None:
+    """The real path of ``path`` when it resolves (symlinks followed) to
+    ``root``'s real path or below it, else ``None``. Nothing is opened."""
+    real = os.path.realpath(path)
+    return real if inside(os.path.realpath(root), real) else None
+
+
+def regular_inside(root: str, path: str) -> bool:
+    """True when ``path`` resolves inside ``root`` to a regular file
+    (``stat`` only; nothing is opened)."""
+    real = contained(root, path)
+    if real is None:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(real).st_mode)
+    except OSError:
+        return False
+
+
+def read_head(root: str, path: str, limit: int) -> bytes:
+    """The first ``limit`` bytes of ``path``, or ``b""`` when it does not
+    resolve inside ``root`` to a regular file or cannot be read. For cheap
+    sniffing (dialect detection): never opens anything outside the root or
+    anything that is not a regular file, never blocks."""
+    real = contained(root, path)
+    if real is None:
+        return b""
+    fd, _, _ = _open_regular(real)
+    if fd is None:
+        return b""
+    try:
+        return os.read(fd, limit)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+def list_inside(root: str, folder: str) -> list[str]:
+    """Sorted names in ``folder`` when it resolves inside ``root`` to a
+    folder (``[]`` otherwise, or when it cannot be listed)."""
+    real = contained(root, folder)
+    if real is None or not os.path.isdir(real):
+        return []
+    try:
+        return sorted(os.listdir(real))
+    except OSError:
+        return []
+
+
 def _broken_link(path: str) -> str:
     """Why the symlink ``path`` cannot be followed: its target is missing
     (``dangling symlink``), or the error met on the way (a loop)."""
@@ -105,6 +175,27 @@ def _broken_link(path: str) -> str:
     except OSError as exc:
         return f"symlink cannot be followed: {exc.strerror or exc}"
     return "symlink cannot be followed"
+
+
+#: Real store root -> (store-relative POSIX path -> bytes) that
+#: :func:`walk_store` uses instead of the files on disk (see :func:`overlay`).
+_OVERLAYS: dict[str, dict[str, bytes]] = {}
+
+
+@contextmanager
+def overlay(root: str, files: dict[str, bytes]) -> Iterator[None]:
+    """While active, :func:`walk_store` of ``root`` lists the store's folders
+    as on disk but takes each file's bytes from ``files`` (store-relative
+    POSIX path -> bytes) when it holds the path, and adds the paths of
+    ``files`` that are not on disk. ``--fix`` re-reads the store it is fixing
+    this way, in memory: no copy of the store is ever written (so a killed
+    run leaves none behind)."""
+    real = os.path.realpath(root)
+    _OVERLAYS[real] = files
+    try:
+        yield
+    finally:
+        _OVERLAYS.pop(real, None)
 
 
 def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = True) -> Walk:
@@ -121,6 +212,7 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
     """
     real_root = os.path.realpath(root)
     w = Walk(real_root)
+    ov = _OVERLAYS.get(real_root)
 
     def onerror(exc: OSError) -> None:
         w.errors.append((rel_posix(real_root, exc.filename or real_root), exc.strerror or str(exc)))
@@ -156,6 +248,9 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
                 if not os.path.exists(target):
                     w.files[rel] = FileRecord(rel, "unreadable", reason=_broken_link(full))
                     continue
+            if ov is not None and rel in ov:
+                w.files[rel] = FileRecord(rel, kind, size=len(ov[rel]), data=ov[rel])
+                continue
             if not read:
                 try:
                     size = os.stat(full).st_size
@@ -169,5 +264,9 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
                 w.files[rel] = FileRecord(rel, "unreadable", size=size, reason=err)
             else:
                 w.files[rel] = FileRecord(rel, kind, size=size, data=data)
+    for rel, data in (ov or {}).items():
+        if rel not in w.files:
+            top = rel.split("/", 1)[0].lower() if "/" in rel else ""
+            w.files[rel] = FileRecord(rel, "skipped" if top in skip_top else "file", size=len(data), data=data)
     w.files = dict(sorted(w.files.items()))
     return w

@@ -219,10 +219,10 @@ def test_fix_that_cannot_write_exits_2(tmp_path, monkeypatch, capsys):
     (tmp_path / "MEMORY.md").write_text("# Memory Index\n- [A](a.md)\n")
     (tmp_path / "a.md").write_text("---\nname: a\ndescription: d\ntype: user\ncreated: 2026-01-01\nupdated: 2026-01-01\n---\nno final newline")
 
-    def refuse(path, data):
+    def refuse(path, old, new):
         raise PermissionError(13, "Permission denied", path)
 
-    monkeypatch.setattr(fixes, "atomic_write", refuse)
+    monkeypatch.setattr(fixes, "replace_if_unchanged", refuse)
     assert cli.main(["check", str(tmp_path), "--profile", "upstream", "--fix"]) == 2
     assert "cannot write" in capsys.readouterr().err
 

@@ -60,7 +60,9 @@ def add_config_options(p: argparse.ArgumentParser) -> None:
 def say_found(found, explicit: bool) -> None:
     """Tell on stderr which store discovery chose (nothing when the user named it)."""
     if not explicit:
-        sys.stderr.write(f"mmlint: using {found.path} ({found.how})\n")
+        from mmlint.textutil import printable
+
+        sys.stderr.write(f"mmlint: using {printable(found.path)} ({found.how})\n")
 
 
 def codes(text: str) -> set[str]:

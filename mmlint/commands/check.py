@@ -67,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
         res.unsafe_fixes = args.unsafe_fixes
         return res
 
+    if args.fix:
+        _sweep(found)
     result = checked()
     if args.diff:
         return _diff(result, args.unsafe_fixes)
@@ -132,6 +134,17 @@ def _diff(result, unsafe: bool) -> int:
     fixed = sum(o.fixed for o in outcomes)
     sys.stderr.write(f"mmlint: {fixed} fix{'' if fixed == 1 else 'es'} would change {files} file{'' if files == 1 else 's'}; nothing written\n")
     return EXIT_FINDINGS if files else EXIT_OK
+
+
+def _sweep(found) -> None:
+    """``--fix``: first remove the temporary files a killed ``--fix`` left
+    in each store (:func:`mmlint.fixes.sweep`), saying which."""
+    from mmlint import fixes
+    from mmlint.textutil import safe_path_text
+
+    for f in found:
+        for path in fixes.sweep(f.path):
+            sys.stderr.write(f"mmlint: removed a killed run's temporary file {safe_path_text(path)}\n")
 
 
 def _fix(result, unsafe: bool) -> int:

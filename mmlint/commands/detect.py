@@ -28,7 +28,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"path": found.path, "dialect": name, "profile": profile, "evidence": reasons}, ensure_ascii=False, indent=2))
     else:
-        print(f"{found.path}: {name}" + (f" (profile {profile})" if profile else ""))
+        from mmlint.textutil import printable
+
+        print(f"{printable(found.path)}: {name}" + (f" (profile {profile})" if profile else ""))
         for r in reasons:
-            print(f"  - {r}")
+            print(f"  - {printable(r)}")
     return EXIT_OK

@@ -157,14 +157,31 @@ def read_markdown_index(rel: str, data: bytes, store, parse):
     return idx
 
 
-def read_head(path: str, limit: int = 65536) -> str:
-    """The first ``limit`` bytes of a file as text (``""`` when unreadable);
-    used by ``detect`` functions, which must stay cheap."""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(limit).decode("utf-8", "replace").lstrip("\ufeff")
-    except OSError:
-        return ""
+def read_head(root: str, path: str, limit: int = 65536) -> str:
+    """The first ``limit`` bytes of the file ``path`` as text (``""`` when it
+    is not a regular file inside ``root`` or cannot be read); used by
+    ``detect`` functions, which must stay cheap and, like the readers, never
+    open a FIFO or device nor anything outside the store
+    (:func:`mmlint.walk.read_head`)."""
+    from mmlint.walk import read_head as head
+
+    return head(root, path, limit).decode("utf-8", "replace").lstrip("\ufeff")
+
+
+def is_store_file(root: str, path: str) -> bool:
+    """True when ``path`` resolves inside ``root`` to a regular file
+    (:func:`mmlint.walk.regular_inside`)."""
+    from mmlint.walk import regular_inside
+
+    return regular_inside(root, path)
+
+
+def list_store_dir(root: str, folder: str) -> list[str]:
+    """Sorted names in ``folder`` when it resolves to a folder inside
+    ``root``, else ``[]`` (:func:`mmlint.walk.list_inside`)."""
+    from mmlint.walk import list_inside
+
+    return list_inside(root, folder)
 
 
 def add_aux(store, out: dict[str, bytes], owns) -> None:

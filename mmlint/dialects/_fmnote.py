@@ -98,6 +98,10 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
             fieldname = keymap.get(it.key)
             if fieldname is None and it.key.startswith(carriers.PREFIX) and it.parent in (None, NEST):
                 back = carriers.restore(it.key, it.value)
+                why = carriers.invalid(*back) if back is not None else None
+                if why is not None:
+                    problems.append(Problem("X112", f"carrier {it.key!r} {why}; read as an unknown key", Span(path, it.line, it.key_col)))
+                    back = None
                 if back is not None and back[0] == "field":
                     fieldname = back[1]
                     carried[fieldname] = back[2]

@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from mmlint import carriers
-from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head, read_markdown_index
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable, is_store_file, open_store, read_head, read_markdown_index
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
 from mmlint.model import Entry, Index, Note, Span, Store
@@ -115,19 +115,38 @@ def slug_of(path: str) -> str:
 # ---------------------------------------------------------------- detection
 
 
+#: Detection patterns: each is linear (no nested or overlapping repetition;
+#: ``[ \t]*`` rather than ``\s*`` after ``^`` so that a match never spans lines).
+_POINTER_DEST_RE = re.compile(r"\]\(([^)\s]*)")
+_FM_FIELD_RE = re.compile(r"^[ \t]*(?:name|description|type):", re.M)
+_FM_NESTED_RE = re.compile(r"^metadata:", re.M)
+_FM_CREATED_RE = re.compile(r"^[ \t]*created:", re.M)
+_FM_UPDATED_RE = re.compile(r"^[ \t]*updated:", re.M)
+
+
+def _has_md_pointer(head: str) -> bool:
+    """True when some ``](dest`` in ``head`` has ``.md`` after its first
+    character (case-insensitive); one linear scan (each match ends where
+    the next search starts)."""
+    return any(".md" in m.group(1)[1:].lower() for m in _POINTER_DEST_RE.finditer(head))
+
+
 def detect(root: str) -> Evidence | None:
-    """Evidence that ``root`` is an engramory store, with a profile guess."""
+    """Evidence that ``root`` is an engramory store, with a profile guess.
+
+    Only regular files inside the root are read, each for a bounded prefix
+    (:func:`mmlint.dialects.read_head`)."""
     index = os.path.join(root, "MEMORY.md")
     try:
         names = sorted(os.listdir(root))
     except OSError:
         return None
-    notes = [n for n in names if is_note_name(n) and os.path.isfile(os.path.join(root, n))]
+    notes = [n for n in names if is_note_name(n) and is_store_file(root, os.path.join(root, n))]
     reasons: list[str] = []
     score = 0
-    if os.path.isfile(index):
-        head = read_head(index)
-        if re.search(r"\]\([^)\s]+\.md", head, re.IGNORECASE):
+    if is_store_file(root, index):
+        head = read_head(root, index)
+        if _has_md_pointer(head):
             score += 5
             reasons.append("MEMORY.md holds markdown pointers to .md notes")
         else:
@@ -142,14 +161,14 @@ def detect(root: str) -> Evidence | None:
     typed_prefix = 0
     dated = 0
     for n in notes[:40]:  # a sample decides the profile; reading every note would cost more than checking it
-        text = read_head(os.path.join(root, n), 4096)
+        text = read_head(root, os.path.join(root, n), 4096)
         if text.startswith("---"):
             block = text.split("\n---", 1)[0]
-            if re.search(r"^\s*(name|description|type):", block, re.M):
+            if _FM_FIELD_RE.search(block):
                 fm_notes += 1
-            if re.search(r"^metadata:", block, re.M) or "originSessionId:" in block:
+            if _FM_NESTED_RE.search(block) or "originSessionId:" in block:
                 nested += 1
-            if re.search(r"^\s*created:", block, re.M) and re.search(r"^\s*updated:", block, re.M):
+            if _FM_CREATED_RE.search(block) and _FM_UPDATED_RE.search(block):
                 dated += 1
         if "_" in n:
             snake += 1

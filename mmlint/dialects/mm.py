@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mmlint import carriers
-from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable, list_store_dir, open_store, read_head
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.model import NOTE_FIELDS, Entry, Index, Note, Problem, Span, Store
 from mmlint.textutil import apply_newline, count_lines, decode, encode, to_lf
@@ -100,36 +100,33 @@ def safe_rel_path(rel: str) -> str | None:
 # ---------------------------------------------------------------- detection
 
 
+_MM_HEADER_RE = re.compile(r"^>[ \t]*mm-(?:kind|version|id):", re.M)
+_MM_ENTRY_RE = re.compile(r"^- \*\*(?:summary|file):\*\*", re.M)
+
+
 def detect(root: str) -> Evidence | None:
-    """Evidence that ``root`` is an mm store (``> mm-*:`` headers, ``memories/``)."""
+    """Evidence that ``root`` is an mm store (``> mm-*:`` headers, ``memories/``).
+
+    Only regular files inside the root are read, each for a bounded prefix
+    (:func:`mmlint.dialects.read_head`): a FIFO, a device or a symlink out of
+    the root under ``memories/`` is passed over, never opened."""
     reasons = []
     score = 0
     index = os.path.join(root, "MEMORY.md")
-    if os.path.isfile(index):
-        head = read_head(index)
-        if re.search(r"^>\s*mm-(kind|version|id):", head, re.M):
+    head = read_head(root, index)
+    if head:
+        if _MM_HEADER_RE.search(head):
             score += 12
             reasons.append("MEMORY.md has '> mm-*:' header lines")
-        if re.search(r"^- \*\*(summary|file):\*\*", head, re.M):
+        if _MM_ENTRY_RE.search(head):
             score += 4
             reasons.append("MEMORY.md has '- **summary:**' / '- **file:**' entry lines")
     detail = os.path.join(root, DETAIL_DIR)
-    if os.path.isdir(detail):
-        try:
-            names = sorted(n for n in os.listdir(detail) if n.endswith(".md"))[:50]
-        except OSError:
-            names = []
-        hits = 0
-        for n in names:
-            try:
-                with open(os.path.join(detail, n), "rb") as fh:
-                    if b"> mm-" in fh.read(2048):
-                        hits += 1
-            except OSError:
-                continue
-        if hits:
-            score += 5
-            reasons.append(f"{DETAIL_DIR}/ holds {hits} note(s) with '> mm-*:' headers")
+    names = [n for n in list_store_dir(root, detail) if n.endswith(".md")][:50]
+    hits = sum(1 for n in names if "> mm-" in read_head(root, os.path.join(detail, n), 2048))
+    if hits:
+        score += 5
+        reasons.append(f"{DETAIL_DIR}/ holds {hits} note(s) with '> mm-*:' headers")
     return Evidence(NAME, None, score, reasons) if score else None
 
 
@@ -214,10 +211,14 @@ def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], lis
             elif key in KNOWN_KEYS:
                 cur["fields"][key] = parse_tags(value) if key == "tags" else value
                 cur["spans"][key] = span
-            elif key == carriers.FIELD_KEYS["slug"]:
-                cur["slug"] = carriers.decode_value(value)
+            elif (back := carriers.restore(key, value)) is not None and (why := carriers.invalid(*back)) is not None:
+                problems.append(Problem("X112", f"carrier '- **{key}:**' {why}; read as an unknown key", span))
+                cur["extra"][key] = value
+                cur["spans"]["extra:" + key] = span
+            elif back is not None and back[:2] == ("field", "slug"):
+                cur["slug"] = back[2]
                 cur["spans"]["slug"] = span
-            elif (back := carriers.restore(key, value)) is not None:
+            elif back is not None:
                 target = cur["fields"] if back[0] == "field" else cur["extra"]
                 target[back[1]] = back[2]
                 cur["spans"][back[1] if back[0] == "field" else "extra:" + back[1]] = span

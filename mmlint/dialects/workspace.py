@@ -82,13 +82,19 @@ def human_size(n: int) -> str:
 # ---------------------------------------------------------------- detection
 
 
+_TITLE_RE = re.compile(r"^title:", re.M)
+
+
 def detect(root: str) -> Evidence | None:
-    """Evidence that ``root`` is a workspace store (``# 记忆索引``, categories)."""
+    """Evidence that ``root`` is a workspace store (``# 记忆索引``, categories).
+
+    Only regular files inside the root are read, each for a bounded prefix
+    (:func:`mmlint.dialects.read_head`)."""
     reasons = []
     score = 0
     index = os.path.join(root, "MEMORY.md")
-    if os.path.isfile(index):
-        head = read_head(index, 4096)
+    head = read_head(root, index, 4096)
+    if head:
         if head.startswith("# " + INDEX_TITLE):
             score += 12
             reasons.append(f"MEMORY.md starts with '# {INDEX_TITLE}'")
@@ -102,9 +108,9 @@ def detect(root: str) -> Evidence | None:
         names = []
     for n in names[:100]:
         full = os.path.join(root, n)
-        if n.endswith(".md") and n != "MEMORY.md" and os.path.isfile(full):
-            text = read_head(full, 2048)
-            if text.startswith("---") and re.search(r"^title:", text, re.M):
+        if n.endswith(".md") and n != "MEMORY.md":
+            text = read_head(root, full, 2048)
+            if text.startswith("---") and _TITLE_RE.search(text):
                 titled += 1
     if titled:
         score += min(4, titled)

@@ -119,10 +119,10 @@ def print_plan(plan: Any, dry_run: bool, out: TextIO) -> None:
     for p, f, v in plan.losses:
         out.write(f"loss (allowed): {esc(p)}: {f} was {v!r}\n")
     for p, reason in plan.not_copied:
-        out.write(f"not copied: {esc(p)}/ ({reason})\n")
+        out.write(f"not copied: {esc(p)}/ ({esc(reason)})\n")
     for r in plan.refusals:
         field = f" [{r.field}]" if r.field else ""
-        out.write(f"refused: {r.code} {esc(r.path)}{field}: {r.message}\n")
+        out.write(f"refused: {r.code} {esc(r.path)}{field}: {esc(r.message)}\n")
         if r.usage:
             out.write(f"  usage: {json.dumps(r.usage, ensure_ascii=False)}\n")
     if plan.refusals:

@@ -337,8 +337,13 @@ def _stamp(r: Rule, span: Span, message: str, hint: str | None, fix: Fix | None,
     severity = options.severity.get(r.code) or options.severity.get(r.name) or r.severity
     if fix is not None and r.fix == NO_FIX:
         raise ValueError(f"rule {r.code} yielded a fix but declares no fix safety")
-    shown = {"applicability": r.fix, "message": fix.message} if fix is not None else None
-    return Diagnostic(r.code, r.name, severity, span, message, hint, shown, dict(fix.edits) if fix else None, anchor)
+    from mmlint.textutil import printable
+
+    # Store text reaches messages through many rules; escaping here, once,
+    # keeps every report free of raw control and bidi characters.
+    shown = {"applicability": r.fix, "message": printable(fix.message)} if fix is not None else None
+    return Diagnostic(r.code, r.name, severity, span, printable(message), printable(hint) if hint is not None else None,
+                      shown, dict(fix.edits) if fix else None, anchor)
 
 
 def body_line_offset(note: Any) -> int:

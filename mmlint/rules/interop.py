@@ -13,10 +13,23 @@ import re
 from typing import Any
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, rule
+from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, reader_rule, rule
 from mmlint.textutil import echo, encode, to_lf
 
 _FM = ("engramory", "workspace")
+
+reader_rule("X112", "invalid-carrier", WARNING, """
+An ``mmlint-*`` carrier (a frontmatter key or an mm entry line that a
+conversion wrote to hold a field the dialect has no slot for) holds a value
+of the wrong type: a list or mapping where the field is text, text where it
+is a list (``tags``, ``aliases``), or a string with a lone surrogate escape.
+
+Why: mmlint reads the carrier back when the store is converted again; a
+value of the wrong type cannot be the field, so the reader keeps the line
+as an unknown key and the field it carried is lost on the way back.
+Bad: ``- **mmlint-slug:** ["a"]`` in an mm entry; ``mmlint-budget: {a: 1}`` in a note
+Good: ``- **mmlint-slug:** a``; ``mmlint-budget: 145/4000``
+""")
 
 
 @rule("X101", "crlf-index", ERROR, dialects=("mm",), fix=SAFE)

@@ -51,7 +51,7 @@ def type_prefix_mismatch(ctx: Context):
         if prefix != n.type:
             span = n.spans.get("type") or Span(n.path, 1, 1)
             yield Finding(span, f"file name starts with {echo(prefix)} but type is {echo(n.type)}",
-                          hint=f"rename to {n.type}-{name.split('-', 1)[-1] if '-' in name else name}")
+                          hint=f"rename to {echo(n.type + '-' + (name.split('-', 1)[-1] if '-' in name else name))}")
 
 
 def _norm_slug(s: str) -> str:

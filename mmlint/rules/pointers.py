@@ -215,7 +215,8 @@ def orphan_note(ctx: Context):
     Fix: unsafe: adds ``- [name](path) — description`` to the index, under
     the ``## <type>`` section when there is one, else at the end. Unsafe
     because the agent then loads the note's description every session; not
-    offered when the line would push the index past its caps.
+    offered when the line would push the index past its caps, or would not
+    read back as a pointer to the note (a line break in its file name).
     """
     if ctx.store.index is None or any(p.code == "S117" for p in ctx.store.problems):
         return  # no index, or one too large to read (S117): its entries are unknown
@@ -261,6 +262,10 @@ def _pointer_fix(ctx: Context, note) -> Fix | None:
     caps = index_caps(ctx)
     if (caps["lines"] and count_lines(text) > caps["lines"]) or (caps["bytes"] and len(data) > caps["bytes"]):
         return None
+    from mmlint.dialects.engramory import read_index
+
+    if note.path not in {e.target for e in read_index(idx.path, data).entries}:
+        return None  # the line would not read back as a pointer to the note (a newline in its name): no fix
     return Fix(f"add a pointer to {note.path} to the index", {idx.path: data})
 
 
