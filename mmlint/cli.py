@@ -64,9 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return load(args.command).run(args)
     except CheckError as exc:
-        from mmlint.textutil import printable
-
-        sys.stderr.write("mmlint: " + "\n".join(printable(line) for line in str(exc).split("\n")) + "\n")
+        sys.stderr.write(f"mmlint: {exc.shown()}\n")
         return EXIT_USAGE
     except BrokenPipeError:
         # the reader went away (``| head``): say nothing more, and do not claim success
