@@ -625,3 +625,12 @@ def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None 
         if ov is not None:
             out.append(ov)
     return out
+
+
+def reading(files: dict[str, bytes], profile: str | None = None):
+    """The store ``files`` (POSIX path -> bytes) as the tool owning
+    ``profile`` sees it: Claude Code, the upstream doctor or the recall-v1
+    plugin (:mod:`mmlint.dialects.engramory_reading`)."""
+    from mmlint.dialects.engramory_reading import READINGS
+
+    return READINGS[profile or DEFAULT_PROFILE](files, profile)

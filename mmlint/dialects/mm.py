@@ -648,3 +648,11 @@ def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None 
         if ov is not None:
             out.append(ov)
     return out
+
+
+def reading(files: dict[str, bytes], profile: str | None = None):
+    """The store ``files`` (POSIX path -> bytes) as the mm reference sees it
+    (:func:`mmlint.dialects.mm_reading.reference`)."""
+    from mmlint.dialects.mm_reading import reference
+
+    return reference(files, profile)

@@ -335,3 +335,11 @@ def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None 
                                f"body is {size} bytes, over maxEntryBytes {MAX_ENTRY_BYTES} by {size - MAX_ENTRY_BYTES}; split the note",
                                "body", {"bodyBytes": size, "maxEntryBytes": MAX_ENTRY_BYTES}))
     return out
+
+
+def reading(files: dict[str, bytes], profile: str | None = None):
+    """The store ``files`` (POSIX path -> bytes) as the workspace plugin sees
+    it (:func:`mmlint.dialects.workspace_reading.plugin`)."""
+    from mmlint.dialects.workspace_reading import plugin
+
+    return plugin(files, profile)
