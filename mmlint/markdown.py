@@ -14,7 +14,6 @@ handed to it (the index is bounded by the read limit and its caps).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -31,8 +30,6 @@ class Link:
         dest: the destination exactly as written (angle brackets removed).
         text: the link text (plain, markup removed).
         kind: ``"link"`` (inline or reference-style) or ``"wikilink"``.
-        block_line: 1-based first line of the block (list item, paragraph)
-            holding the link.
         end_column: 1-based column just after the link's closing ``)`` or ``]]``
             on ``line`` (0 when unknown).
     """
@@ -42,7 +39,6 @@ class Link:
     dest: str
     text: str
     kind: str = "link"
-    block_line: int = 0
     end_column: int = 0
 
 
@@ -60,17 +56,11 @@ def _parser() -> Any:
 def tokens(text: str) -> list[Any]:
     """The markdown-it block token stream for ``text``.
 
-    Line numbers (``token.map``) count ``\\n`` only, as every other line
-    count in mmlint does (:mod:`mmlint.textutil`): markdown-it reads a lone
-    ``\\r`` as a line break, so each one is shown to it as a space (same
-    length, so columns agree too). A CR-only file is one line here, and
-    S111 offers its LF conversion."""
-    if "\r" in text:
-        text = _LONE_CR.sub(" ", text)
+    Line numbers (``token.map``) are CommonMark's: CRLF, LF and a lone CR
+    each end a line, the lines :func:`split_lines` gives (and
+    :meth:`mmlint.model.Index.lines`); every span in an index uses them. Cap
+    rules count ``\\n`` only (:func:`mmlint.textutil.count_lines`)."""
     return _parser().parse(text)
-
-
-_LONE_CR = re.compile(r"\r(?!\n)")
 
 
 def headings(toks: list[Any]) -> list[tuple[int, int, str]]:
@@ -88,7 +78,7 @@ def links(text: str, toks: list[Any] | None = None) -> list[Link]:
     """Every link and wikilink outside code and HTML, in document order."""
     if toks is None:
         toks = tokens(text)
-    lines = text.split("\n")
+    lines = split_lines(text)
     out: list[Link] = []
     for t in toks:
         if t.type != "inline" or not t.map or not t.children:
@@ -119,7 +109,7 @@ def links(text: str, toks: list[Any] | None = None) -> list[Link]:
                 col, end = _locate(raw, dest, search_from.get(lineno, 0))
                 if end:
                     search_from[lineno] = end
-                out.append(Link(lineno + 1, col + 1, dest, "".join(parts), "link", first + 1, end + 1 if end else 0))
+                out.append(Link(lineno + 1, col + 1, dest, "".join(parts), "link", end + 1 if end else 0))
                 line_off += breaks
                 i = j
             elif c.type == "text" and "[[" in c.content:
@@ -130,7 +120,7 @@ def links(text: str, toks: list[Any] | None = None) -> list[Link]:
                     end = col + len(inner) + 4 if col >= 0 else 0
                     if col >= 0:
                         search_from[lineno] = end
-                    out.append(Link(lineno + 1, (col if col >= 0 else 0) + 1, inner, inner, "wikilink", first + 1, end + 1 if end else 0))
+                    out.append(Link(lineno + 1, (col if col >= 0 else 0) + 1, inner, inner, "wikilink", end + 1 if end else 0))
             i += 1
     return out
 
@@ -195,7 +185,7 @@ def body_links(text: str) -> list[Link]:
     if "[" not in text:
         return []
     if len(text) <= MAX_PARSED_BODY and (any(m in text for m in _NEEDS_PARSER) or text.startswith(("    ", "\t"))):
-        return links(text)
+        return outline(text).links
     out = []
     line_starts = None
     for start, inner in _wikilinks(text):
@@ -205,5 +195,163 @@ def body_links(text: str) -> list[Link]:
 
         line = bisect.bisect_right(line_starts, start)
         col = start - line_starts[line - 1] + 1
-        out.append(Link(line, col, inner, inner, "wikilink", line, col + len(inner) + 4))
+        out.append(Link(line, col, inner, inner, "wikilink", col + len(inner) + 4))
     return out
+
+
+def split_lines(text: str) -> list[str]:
+    """``text`` split at every line ending CommonMark knows (CRLF, LF, lone
+    CR), line endings removed: the lines markdown-it numbers. Linear time."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
+@dataclass(frozen=True)
+class Outline:
+    """What index readers need from a markdown text.
+
+    Attributes:
+        links: links and wikilinks outside code and HTML (see :func:`links`).
+        headings: ``(1-based line, level, text)`` of each heading.
+        html_lines: 1-based lines inside HTML blocks (comments).
+        fast: True when the text was read by :func:`plain_outline` (no
+            markdown-it import).
+    """
+
+    links: list[Link]
+    headings: list[tuple[int, int, str]]
+    html_lines: frozenset[int]
+    fast: bool = False
+
+
+def outline(text: str) -> Outline:
+    """The :class:`Outline` of ``text``: by :func:`plain_outline` when every
+    line is a plain form, else from markdown-it's tokens. Both give the same
+    result on plain text (a hypothesis test holds them to it)."""
+    fast = plain_outline(text)
+    if fast is not None:
+        return fast
+    toks = tokens(text)
+    html: set[int] = set()
+    for t in toks:
+        if t.type == "html_block" and t.map:
+            html.update(range(t.map[0] + 1, t.map[1] + 1))
+    return Outline(links(text, toks), headings(toks), frozenset(html), False)
+
+
+#: Characters after which a line is not plain (code, HTML, entities,
+#: escapes, emphasis, images, tables of other flavours): :func:`plain_outline`
+#: leaves such text to markdown-it.
+_NOT_PLAIN = frozenset("`<\\&*\t\x00")
+#: First characters of a line that may open a block other than a paragraph.
+_BLOCK_START = frozenset("#->+*=_~`<|0123456789 \t")
+
+
+def _inert_underscore(line: str, i: int) -> bool:
+    """An ``_`` with a letter or digit on each side can neither open nor
+    close emphasis (CommonMark flanking rules)."""
+    import unicodedata
+
+    if i == 0 or i + 1 >= len(line):
+        return False
+    for ch in (line[i - 1], line[i + 1]):
+        if ch.isspace() or unicodedata.category(ch)[0] in "PSC":
+            return False
+    return True
+
+
+def _plain_chars(line: str, a: int, b: int) -> bool:
+    """``line[a:b]`` holds no markup character (see :func:`_plain_inline`)."""
+    for j in range(a, b):
+        ch = line[j]
+        if ch in _NOT_PLAIN or ch < " " or ch == "!" or (ch == "_" and not _inert_underscore(line, j)):
+            return False
+    return True
+
+
+def _plain_inline(line: str, start: int, lineno: int, out: list[Link]) -> bool:
+    """Scan ``line[start:]`` as plain inline text holding only
+    ``[text](dest)`` links and ``[[wikilinks]]``; append them to ``out``.
+    False when anything else appears (then markdown-it decides)."""
+    i, n = start, len(line)
+    while i < n:
+        ch = line[i]
+        if ch in _NOT_PLAIN or (ch < " " and ch != "\t"):
+            return False
+        if ch == "_" and not _inert_underscore(line, i):
+            return False
+        if ch == "!" and i + 1 < n and line[i + 1] == "[":
+            return False
+        if ch == "]":
+            return False
+        if ch == "[":
+            if line.startswith("[[", i):
+                close = line.find("]]", i + 2)
+                if close < 0:
+                    return False
+                inner = line[i + 2 : close]
+                if not inner or "[" in inner or not _plain_chars(line, i + 2, close):
+                    return False
+                if close + 2 < n and line[close + 2] in "([":
+                    return False
+                out.append(Link(lineno, i + 1, inner, inner, "wikilink", close + 3))
+                i = close + 2
+                continue
+            close = line.find("]", i + 1)
+            if close < 0 or close + 1 >= n or line[close + 1] != "(":
+                return False
+            text = line[i + 1 : close]
+            if "[" in text or text != text.strip() or not _plain_chars(line, i + 1, close):
+                return False
+            end = line.find(")", close + 2)
+            if end < 0:
+                return False
+            dest = line[close + 2 : end]
+            if not dest or any(c in " <>()\\\"'" or c in _NOT_PLAIN or c < " " for c in dest):
+                return False
+            out.append(Link(lineno, close + 3, dest, text, "link", end + 2))
+            i = end + 1
+            continue
+        i += 1
+    return True
+
+
+def plain_outline(text: str) -> Outline | None:
+    """The :class:`Outline` of ``text`` when every line is plain, else ``None``.
+
+    Plain lines, each starting at column 1: blank lines; ATX headings
+    (``## words``, no ``#`` inside); list items (``- ``, ``+ ``) and
+    blockquote lines (``> ``) and paragraph lines whose inline text holds
+    only plain characters, ``[text](dest)`` links with a plain destination
+    and no title, and ``[[wikilinks]]`` (see :func:`_plain_inline`). This is
+    the shape of a generated pointer index (``- [Title](file.md) — hook``).
+    One pass, linear in the text; imports nothing.
+    """
+    found: list[Link] = []
+    heads: list[tuple[int, int, str]] = []
+    for k, line in enumerate(split_lines(text), start=1):
+        if not line.strip():
+            if line:
+                return None  # whitespace-only lines: leave to markdown-it
+            continue
+        first = line[0]
+        if first == "#":
+            level = len(line) - len(line.lstrip("#"))
+            rest = line[level:]
+            if level > 6 or (rest and rest[0] != " ") or "#" in rest or "[" in rest or "]" in rest:
+                return None
+            if not _plain_inline(rest, 0, k, []):
+                return None
+            heads.append((k, level, rest.strip()))
+            continue
+        start = 0
+        if line.startswith(("- ", "+ ", "> ")):
+            start = 2
+            if start >= len(line) or line[start] in _BLOCK_START:
+                return None
+        elif first in _BLOCK_START:
+            return None
+        if line.endswith(" ") or not _plain_inline(line, start, k, found):
+            return None
+    return Outline(found, heads, frozenset(), True)

@@ -69,7 +69,13 @@ class Note:
             values are ``str`` (or YAML data for keys that needed YAML).
         body: the note text after its header, with line endings normalised to LF.
         spans: field name (or ``extra:<key>``) -> where the value was read.
-        layout: reader-specific record used for byte-exact rewriting.
+        body_line: 1-based line of the note's file where ``body`` starts
+            (after the frontmatter or mm header and the blank line after it).
+        unclosed_head: the text after an opening ``---`` that never closes
+            (the reader cannot tell header from body, so ``body`` is empty);
+            links are still read from it. ``None`` otherwise.
+        layout: reader-specific record used for byte-exact rewriting; rules
+            never read it (they read the fields above and ask the dialect).
     """
 
     path: str
@@ -92,6 +98,8 @@ class Note:
     extra: dict[str, Any] = field(default_factory=dict)
     body: str = ""
     spans: dict[str, Span] = field(default_factory=dict)
+    body_line: int = 1
+    unclosed_head: str | None = None
     layout: Any = None
 
     def span(self, key: str = "") -> Span:
@@ -123,8 +131,14 @@ class Entry:
         title: link text (engramory, workspace) or the mm topic.
         hook: text after the link (engramory), or the mm summary.
         section: the ``##`` heading the entry sits under, if any.
-        kind: ``"link"``, ``"wikilink"``, ``"mm"``, ``"projection"``.
+        kind: ``"link"``, ``"wikilink"``, ``"mm"``, ``"projection"``,
+            ``"bare"`` (recall-v1's linkless ``- hook — file.md``).
         pointer_span: the span of the pointer text itself.
+        resolution: what the pointer reaches
+            (:class:`mmlint.resolve.Resolution`: note, folder, missing,
+            outside, not-openable, file, or a syntax kind), set once by
+            :func:`mmlint.resolve.resolve_entries`; ``None`` for an entry
+            without a pointer. Rules read this, never the file system.
     """
 
     span: Span
@@ -136,6 +150,14 @@ class Entry:
     kind: str = "link"
     pointer_span: Span | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    resolution: Any = None
+
+    @property
+    def credits(self) -> str | None:
+        """The path of the note this entry credits (its pointer resolves to
+        a note), else ``None``."""
+        r = self.resolution
+        return r.note if r is not None and r.kind == "note" else None
 
 
 @dataclass
@@ -170,6 +192,13 @@ class Index:
     bom: bool = False
     newline: str = "\n"
     layout: Any = None
+
+    def lines(self) -> list[str]:
+        """The index text split at every line ending (CRLF, LF, lone CR),
+        endings removed: ``lines()[k - 1]`` is line ``k`` of every span."""
+        from mmlint.markdown import split_lines
+
+        return split_lines(self.text)
 
 
 @dataclass

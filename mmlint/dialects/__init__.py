@@ -102,14 +102,17 @@ class PathClaims:
         return target
 
 
-def open_store(root: str, dialect: str, profile: str | None = None, skip_top: frozenset[str] = frozenset()):
+def open_store(root: str, dialect: str, profile: str | None = None, skip_top: frozenset[str] = frozenset(), owns=None):
     """Walk ``root`` for a reader: ``(store, files)``.
 
     ``store`` is an empty :class:`~mmlint.model.Store` whose ``files`` list
     every file and whose ``problems`` already report what could not be read
     (S101 symlink escape, S102 unreadable, S104 folder not walked, S105
     unlistable folder); ``files`` are the ``(path, record)`` pairs left to
-    classify, in path order.
+    classify, in path order. ``owns(rel, profile) -> bool`` (the dialect's
+    :func:`owns_path`) tells the files the owning tool reads: an unreadable
+    file it never reads (a dangling symlink ``link.txt``) is a warning, not
+    an error.
     """
     from mmlint.model import Problem, Span, Store
     from mmlint.walk import walk_store
@@ -127,7 +130,9 @@ def open_store(root: str, dialect: str, profile: str | None = None, skip_top: fr
         if rec.kind == "symlink-escape":
             store.problems.append(Problem("S101", f"{rec.reason}; not read", Span(rel, 1, 1)))
         elif rec.kind == "unreadable":
-            store.problems.append(Problem("S102", f"cannot read file: {rec.reason}", Span(rel, 1, 1)))
+            ours = owns is None or owns(rel, profile)
+            store.problems.append(Problem("S102", f"cannot read file: {rec.reason}" + ("" if ours else " (not a note: the owning tool never reads it)"),
+                                          Span(rel, 1, 1), None if ours else "warning"))
         else:
             readable.append((rel, rec))
     return store, readable

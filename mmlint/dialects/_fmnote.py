@@ -163,6 +163,10 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
     body_lf = to_lf(body_raw)
     lead = fm is not None and body_lf.startswith("\n")
     note.body = body_lf[1:] if lead else body_lf
+    note.body_line = 1 + head.count("\n") + (1 if lead else 0)
+    if fm is not None and fm.close_raw is None:
+        first_nl = text.find("\n")
+        note.unclosed_head = to_lf(text[first_nl + 1 :]) if first_nl >= 0 else ""
     for f in list(keymap.values()) + [f for f in NOTE_FIELDS if f not in keymap.values()]:
         read[f] = getattr(note, f)
     read["category"] = note.category

@@ -22,9 +22,8 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
 
-from mmlint import carriers
+from mmlint import carriers, markdown, resolve
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, is_store_file, open_store, read_head, read_markdown_index
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
@@ -82,7 +81,6 @@ ORDER = ("name", "description", "type", "scope", "created", "updated", "tags", "
 
 #: Top-level folders outside the note graph (upstream §1.6), compared case-folded.
 SKIP_TOP = frozenset({"archive", "templates"})
-REMOTE_RE = re.compile(r"^(?:https?://|ftps?://|ssh://|git\+[a-z]+://|mailto:)", re.IGNORECASE)
 _LEDGER_RE = re.compile(r"^\.engramory-[a-z0-9-]+\.jsonl$")
 
 
@@ -208,32 +206,29 @@ def detect(root: str) -> Evidence | None:
 # ---------------------------------------------------------------- reading
 
 
-def resolve_pointer(dest: str) -> tuple[str | None, str]:
-    """Classify an index pointer.
+#: Type prefixes of note file names (``feedback_x.md``, ``ref-x.md``): a
+#: wikilink ``[[x]]`` reaches such a note (Claude Code names notes so).
+TYPE_PREFIXES = TYPES + ("ref", "knowledge")
+#: Wikilinks name a note by its flat slug; ``[[dir/slug]]`` resolves to
+#: nothing (the upstream doctor reports it, ``research/engramory-reference.md`` §1.5).
+WIKILINK_PATHS = False
 
-    Returns ``(target, kind)`` where kind is ``"remote"`` (allow-listed URL),
-    ``"scheme"`` (another ``://`` scheme, e.g. ``file://``), ``"absolute"``,
-    ``"escape"`` (``..`` out of the root), ``"backslash"``, ``"anchor"``
-    (``#section`` only) or ``"local"``; target is the normalised
-    store-relative POSIX path for ``"local"`` and ``None`` otherwise.
-    Percent-escapes are decoded, ``#fragment`` and ``?query`` removed.
-    """
-    if REMOTE_RE.match(dest):
-        return None, "remote"
-    if "://" in dest:
-        return None, "scheme"
-    path = dest.split("#", 1)[0].split("?", 1)[0]
-    if not path:
-        return None, "anchor"
-    path = unquote(path)
-    if "\\" in path:
-        return None, "backslash"
-    if path.startswith("/") or re.match(r"^[A-Za-z]:", path) or path.startswith("~"):
-        return None, "absolute"
-    norm = posixpath.normpath(path)
-    if norm == ".." or norm.startswith("../"):
-        return None, "escape"
-    return norm, "local"
+
+def bare_pointer(line: str, profile: str | None) -> tuple[int, str] | None:
+    """recall-v1's linkless pointer form (seed spec §1: ``- 一句话摘录 — 文件名.md``,
+    "identified by the file name"): ``(0-based column, file name)`` when
+    ``line`` is a ``- `` list item ending in `` — <name>.md`` (em or en dash)
+    with a name holding no space or markup; else ``None``. Other profiles'
+    tools do not read this form."""
+    if (profile or DEFAULT_PROFILE) != "recall-v1" or not line.startswith(("- ", "* ", "+ ")):
+        return None
+    for sep in (" — ", " – "):
+        k = line.rfind(sep)
+        if k > 2:
+            name = line[k + len(sep):].rstrip()
+            if name.lower().endswith(".md") and len(name) > 3 and not any(c in name for c in " \t[]()<>`*|"):
+                return k + len(sep), name
+    return None
 
 
 @dataclass
@@ -246,12 +241,16 @@ class IndexLayout:
     prose: list[tuple[int, str]] = field(default_factory=list)
 
 
-def read_index(path: str, data: bytes) -> Index:
+def read_index(path: str, data: bytes, profile: str | None = None) -> Index:
     """Parse an engramory ``MEMORY.md``.
 
-    Pointers come from markdown links and wikilinks outside code; each link
-    is an :class:`Entry`. Headings give each entry its section. Lines with no
-    link that are not headings or blank are recorded as ``prose``.
+    Pointers come from markdown links and wikilinks outside code
+    (:func:`mmlint.markdown.outline`: a plain pointer list is read without
+    markdown-it); each link is an :class:`Entry`, and under ``recall-v1`` so
+    is a linkless ``- hook — file.md`` line (:func:`bare_pointer`). Headings
+    give each entry its section. Lines with no link that are not headings or
+    blank are recorded as ``prose``. Lines are split at CRLF, LF and lone CR
+    alike. Entries are resolved by the reader (:func:`read`), not here.
     """
     from mmlint import markdown
 
@@ -259,18 +258,18 @@ def read_index(path: str, data: bytes) -> Index:
     text = dec.text
     idx = Index(path=path, text=text, size_bytes=len(data), line_count=count_lines(text),
                 bom=dec.bom, newline=dec.newline or "\n")
-    toks = markdown.tokens(text)
-    idx.headings = markdown.headings(toks)
+    parsed = markdown.outline(text)
+    idx.headings = list(parsed.headings)
     heads = {h[0]: h for h in idx.headings}
-    lines = text.split("\n")
-    links = markdown.links(text, toks)
+    lines = markdown.split_lines(text)
+    links = parsed.links
     by_line: dict[int, list[markdown.Link]] = {}
     for link in links:
         by_line.setdefault(link.line, []).append(link)
     section = None
     h_iter = iter(idx.headings)
     h_next = next(h_iter, None)
-    html_lines = _html_lines(toks)
+    html_lines = parsed.html_lines
     for lineno in range(1, len(lines) + 1):
         while h_next is not None and h_next[0] <= lineno:
             if h_next[1] >= 2:
@@ -280,18 +279,30 @@ def read_index(path: str, data: bytes) -> Index:
             h_next = next(h_iter, None)
         line_links = by_line.get(lineno, [])
         for link in line_links:
-            target, kind = resolve_pointer(link.dest) if link.kind == "link" else (_wiki_target(link.dest), "wikilink")
+            target = None
+            if link.kind == "link":
+                norm, kind, _ = resolve.classify(link.dest)
+                target = norm if kind == "local" else None
+            else:
+                target = _wiki_target(link.dest)
             hook = None
             if len(line_links) == 1 and link.end_column:
-                hook = _hook(lines[lineno - 1].rstrip("\r")[link.end_column - 1 :])
+                hook = _hook(lines[lineno - 1][link.end_column - 1 :])
             e = Entry(Span(path, lineno, 1), pointer=link.dest, target=target, title=link.text, hook=hook,
                       section=section, kind=link.kind,
                       pointer_span=Span(path, lineno, link.column, lineno, link.column + len(link.dest)))
-            e.data["resolution"] = kind
             idx.entries.append(e)
         raw = lines[lineno - 1].strip()
         if not line_links and raw and lineno not in heads and lineno not in html_lines:
-            idx.prose.append((lineno, lines[lineno - 1].rstrip("\r")))
+            bare = bare_pointer(lines[lineno - 1], profile)
+            if bare is not None:
+                col, name = bare
+                hook = _hook(lines[lineno - 1][2:col].rstrip(" —–"))
+                idx.entries.append(Entry(Span(path, lineno, 1), pointer=name, target=posixpath.normpath(name), title=None,
+                                         hook=hook, section=section, kind="bare",
+                                         pointer_span=Span(path, lineno, col + 1, lineno, col + 1 + len(name))))
+                continue
+            idx.prose.append((lineno, lines[lineno - 1]))
     return idx
 
 
@@ -300,15 +311,6 @@ def _wiki_target(inner: str) -> str | None:
     if not target:
         return None
     return target if target.lower().endswith(".md") else target + ".md"
-
-
-def _html_lines(toks: list[Any]) -> set[int]:
-    """1-based lines of HTML blocks (comments): not content, not pointers."""
-    out: set[int] = set()
-    for t in toks:
-        if t.type == "html_block" and t.map:
-            out.update(range(t.map[0] + 1, t.map[1] + 1))
-    return out
 
 
 _SEPARATORS = ("—", "–", " - ", "-", ":", "：", "·")
@@ -333,11 +335,11 @@ def read(root: str, profile: str | None = None) -> Store:
     recorded on the store.
     """
     profile = profile or DEFAULT_PROFILE
-    store, files = open_store(root, NAME, profile, SKIP_TOP)
+    store, files = open_store(root, NAME, profile, SKIP_TOP, owns_path)
     for rel, rec in files:
         if rel == "MEMORY.md":
             rec.kind = "index"
-            store.index = read_markdown_index(rel, rec.data or b"", store, read_index)
+            store.index = read_markdown_index(rel, rec.data or b"", store, lambda r, d: read_index(r, d, profile))
             continue
         if not owns_path(rel, profile):
             rec.kind = "aux"  # ledgers, recall-v1 archives, archive/ and templates/: verbatim
@@ -346,6 +348,7 @@ def read(root: str, profile: str | None = None) -> Store:
         note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, slug_of(rel), tuple(rel.split("/")[:-1]))
         store.notes.append(note)
         store.problems.extend(problems)
+    resolve.resolve_entries(store)
     _attach_index(store)
     return store
 
@@ -355,7 +358,7 @@ def _loose_lines(idx: Index, credited: set[int]) -> list[tuple[int, str]]:
     credited pointer lines, the headings of the sections they sit in (with a
     setext underline), a first ``# Memory Index`` title (the writer's own),
     and blank lines other than those between two carried lines."""
-    lines = idx.text.split("\n")
+    lines = markdown.split_lines(idx.text)
     sections = sorted(line for line, level, _ in idx.headings if level >= 2)
     skip = set(credited)
     for line in credited:
@@ -383,12 +386,12 @@ def _attach_index(store: Store) -> None:
         per_line[e.span.line] = per_line.get(e.span.line, 0) + 1
     credited: set[int] = set()
     for e in idx.entries:
-        if e.kind != "link" or e.target is None or e.target in seen or per_line[e.span.line] > 1:
+        if e.kind != "link" or e.credits is None or e.credits in seen or per_line[e.span.line] > 1:
             continue
-        note = store.note_at(e.target)
+        note = store.note_at(e.credits)
         if note is None:
             continue
-        seen.add(e.target)
+        seen.add(e.credits)
         credited.add(e.span.line)
         # Values the writer would fill in anyway are not stored (Note.derived_title).
         note.title = None if e.title == note.derived_title() else e.title
@@ -557,7 +560,7 @@ def pointer_line(note: Note, path: str) -> str:
     title = note.title if note.title is not None else note.derived_title()
     if "\n" in title or "\r" in title or title != title.strip():
         raise Unrepresentable(note.path, "title", "a link title cannot hold a line break or edge spaces")
-    dest = re.sub(r"[%#?<>\\]", lambda m: f"%{ord(m.group(0)):02X}", path)  # resolve_pointer decodes these
+    dest = re.sub(r"[%#?<>\\]", lambda m: f"%{ord(m.group(0)):02X}", path)  # resolve.classify decodes these
     dest = f"<{dest}>" if (" " in dest or "(" in dest or ")" in dest) else dest
     hook = note.index_hook if note.index_hook is not None else (note.summary or "")
     if "\n" in hook:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from mmlint import carriers
+from mmlint import carriers, resolve
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, list_store_dir, open_store, read_head
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.model import NOTE_FIELDS, Entry, Index, Note, Problem, Span, Store
@@ -296,7 +296,7 @@ def read_note_text(data: bytes) -> NoteLayout:
 
 def read(root: str, profile: str | None = None) -> Store:
     """Read the mm store at ``root`` (never raises for bad input)."""
-    store, files = open_store(root, NAME)
+    store, files = open_store(root, NAME, owns=owns_path)
     entries: list[dict[str, Any]] = []
     for rel, rec in files:
         if rel == "MEMORY.md":
@@ -330,6 +330,7 @@ def read(root: str, profile: str | None = None) -> Store:
             claimed.add(path)
             lay = read_note_text(rec.data or b"")
             note.body = to_lf(lay.body)
+            note.body_line = 1 + lay.header_raw.count("\n")
         note.layout = {"entry": ent, "note": lay, "missing": missing, "shared": shared, "read": _entry_fields(note)}
         store.notes.append(note)
     for rel, rec in store.files.items():
@@ -337,7 +338,7 @@ def read(root: str, profile: str | None = None) -> Store:
             rec.kind = "note"
             lay = read_note_text(rec.data or b"")
             slug = rel[len(DETAIL_DIR) + 1 : -3]
-            note = Note(path=rel, slug=slug, body=to_lf(lay.body))
+            note = Note(path=rel, slug=slug, body=to_lf(lay.body), body_line=1 + lay.header_raw.count("\n"))
             note.layout = {"entry": None, "note": lay, "missing": False, "read": _entry_fields(note)}
             store.notes.append(note)
     carrier = store.files.get(carriers.INDEX_LINES_FILE)
@@ -345,6 +346,7 @@ def read(root: str, profile: str | None = None) -> Store:
         if store.index is None:
             store.index = Index(path="MEMORY.md")
         store.index.loose += [(0, line) for line in carriers.read_lines_file(carrier.data)]
+    resolve.resolve_entries(store)
     if store.index is not None:
         store.index.layout = IndexLayout(store.index.bom, store.index.text,
                                          {n.slug: n.layout["read"] for n in store.notes if n.layout["entry"] is not None},

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from mmlint import carriers
+from mmlint import carriers, resolve
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head, read_markdown_index
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
@@ -141,8 +141,8 @@ def read_index(path: str, data: bytes) -> Index:
     text = dec.text
     idx = Index(path=path, text=text, size_bytes=len(data), line_count=count_lines(text), bom=dec.bom,
                 newline=dec.newline or "\n")
-    toks = markdown.tokens(text)
-    idx.headings = markdown.headings(toks)
+    parsed = markdown.outline(text)
+    idx.headings = list(parsed.headings)
     for _, level, heading in idx.headings:
         if level == 1:
             idx.header.setdefault("title", heading)
@@ -155,7 +155,7 @@ def read_index(path: str, data: bytes) -> Index:
         if m:
             idx.header["count"] = m.group(1)
     sections = sorted((h[0], h[2]) for h in idx.headings if h[1] == 2)
-    for link in markdown.links(text, toks):
+    for link in parsed.links:
         if link.kind != "link":
             continue
         section = None
@@ -172,7 +172,7 @@ def read_index(path: str, data: bytes) -> Index:
 
 def read(root: str, profile: str | None = None) -> Store:
     """Read the workspace store at ``root`` (the ``memory/`` folder)."""
-    store, files = open_store(root, NAME)
+    store, files = open_store(root, NAME, owns=owns_path)
     for rel, rec in files:
         if rel == "MEMORY.md":
             rec.kind = "index"
@@ -197,6 +197,7 @@ def read(root: str, profile: str | None = None) -> Store:
         if store.index is None:
             store.index = Index(path="MEMORY.md")
         store.index.loose = [(0, line) for line in carriers.read_lines_file(carrier.data)]
+    resolve.resolve_entries(store)
     if store.index is not None:
         store.index.layout = IndexLayout(store.index.bom, store.index.text, _state(store))
     return store

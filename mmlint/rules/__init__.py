@@ -349,12 +349,5 @@ def _stamp(r: Rule, span: Span, message: str, hint: str | None, fix: Fix | None,
 def body_line_offset(note: Any) -> int:
     """Lines before the body in the note's file: the frontmatter (or the mm
     header) and the blank line after it. ``note.body`` line 1 is file line
-    ``1 + body_line_offset(note)``."""
-    lay = note.layout
-    head = getattr(lay, "head", None)
-    if head is None and isinstance(lay, dict) and lay.get("note") is not None:
-        head = lay["note"].header_raw
-    if not head:
-        return 0
-    lead = 1 if getattr(lay, "lead_blank", False) else 0
-    return head.count("\n") + lead
+    ``1 + body_line_offset(note)`` (``Note.body_line``, set by the reader)."""
+    return note.body_line - 1

@@ -169,12 +169,12 @@ def duplicate_pointer(ctx: Context):
         return
     first: dict[str, int] = {}
     for e in idx.entries:
-        if e.kind != "link" or e.target is None:
+        if e.kind not in ("link", "bare") or e.credits is None:
             continue
-        if e.target in first:
-            yield Finding(e.pointer_span or e.span, f"{e.target!r} is already pointed at on line {first[e.target]}")
+        if e.credits in first:
+            yield Finding(e.pointer_span or e.span, f"{e.credits!r} is already pointed at on line {first[e.credits]}")
         else:
-            first[e.target] = e.span.line
+            first[e.credits] = e.span.line
 
 
 @rule("I107", "stale-projection", WARNING, dialects=("workspace",), fix=SAFE)
@@ -287,13 +287,13 @@ def long_entry(ctx: Context):
     if idx is None:
         return
     limit = int(ctx.options.caps.get("entry_chars", 200))
-    lines = idx.text.split("\n")
+    lines = idx.lines()
     seen = set()
     for e in idx.entries:
         if e.kind != "link" or e.span.line in seen:
             continue
         seen.add(e.span.line)
-        n = len(lines[e.span.line - 1].rstrip("\r"))
+        n = len(lines[e.span.line - 1])
         if n > limit:
             yield Finding(Span(idx.path, e.span.line, limit + 1), f"pointer line is {n} characters long (over {limit})",
                           hint="shorten the hook; move the detail into the note")

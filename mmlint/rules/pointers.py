@@ -1,35 +1,28 @@
 """Pointer rules: index entries that lead nowhere, out of the store, or to
-the wrong kind of file; notes no entry leads to; wikilinks between notes.
+the wrong kind of file; notes no entry leads to; links between notes
+(markdown links, ``[[wikilinks]]``, mm URIs) that lead nowhere.
 
-Pointers are read with markdown-it (code spans, fences and HTML comments
-hold no pointers). Every check here is linear in the store's size: note
-lookups go through dictionaries built once per run.
+Rules read what the reader resolved (``Entry.resolution``, see
+:mod:`mmlint.resolve`) and the note links :func:`mmlint.resolve.note_refs`
+resolves once per run; none of them looks at the file system. Every check
+here is linear in the store's size.
 """
 
 from __future__ import annotations
 
-import os
 import unicodedata
 
+from mmlint import resolve
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, UNSAFE, WARNING, Context, Finding, Fix, body_line_offset, rule
+from mmlint.rules import ERROR, INFO, UNSAFE, WARNING, Context, Finding, Fix, rule
 from mmlint.textutil import echo
-from mmlint.walk import inside
-
-_SKIP_TOP = ("archive", "templates")
-#: File-name prefixes that name a note's type (``feedback_x.md``, ``ref_x.md``).
-_TYPE_PREFIXES = ("user", "feedback", "project", "reference", "ref", "knowledge")
 
 
-def _entries(ctx: Context, kind: str = "link"):
+def _entries(ctx: Context, kinds: tuple[str, ...] = ("link", "bare")):
     idx = ctx.store.index
     if idx is None:
         return []
-    return [e for e in idx.entries if e.kind == kind]
-
-
-def _file_kinds(ctx: Context) -> dict[str, str]:
-    return {p: r.kind for p, r in ctx.store.files.items()}
+    return [e for e in idx.entries if e.kind in kinds and e.resolution is not None]
 
 
 def _folded(ctx: Context) -> dict[str, str]:
@@ -42,9 +35,18 @@ def _folded(ctx: Context) -> dict[str, str]:
     return cache
 
 
+def _claims_note(e) -> bool:
+    """The pointer is written as a note (``*.md``, any case): a folder or
+    nothing there is an error, not a pointer to another kind of resource."""
+    path = (e.resolution.path or e.pointer or "").rstrip("/.")
+    return e.kind in ("mm", "bare") or path.lower().endswith(".md")
+
+
 @rule("P101", "dangling-pointer", ERROR, dialects=("mm", "engramory"))
 def dangling_pointer(ctx: Context):
-    """An index entry points at a file that is not in the store.
+    """An index entry points at a note that is not there: nothing at the
+    path, a folder where a ``.md`` note should be, or a name nothing can open
+    (``a.md/``, ``a.md/.``, a symlink that leads nowhere).
 
     Why: the agent follows the pointer and finds nothing; the memory the
     entry promises is lost.
@@ -54,30 +56,25 @@ def dangling_pointer(ctx: Context):
     removes content, not even as an unsafe fix; restore the note or delete the
     line yourself.
     """
-    kinds = _file_kinds(ctx)
-    root = ctx.store.root
-    from mmlint.dialects.mm import valid_topic
-
-    for e in _entries(ctx, "mm" if ctx.store.dialect == "mm" else "link"):
-        if e.target is None or e.data.get("resolution", "local") != "local":
-            continue
-        if e.data.get("default_file") and not valid_topic(e.title or ""):
+    valid_topic = getattr(ctx.dialect, "valid_topic", None)
+    for e in _entries(ctx, ("mm",) if ctx.store.dialect == "mm" else ("link", "bare")):
+        r = e.resolution
+        if e.data.get("unsafe"):
+            continue  # the mm reader reports an unsafe file: value
+        if e.data.get("default_file") and valid_topic is not None and not valid_topic(e.title or ""):
             continue  # M101 reports the heading; its default path means nothing
-        if e.target in kinds and kinds[e.target] not in ("symlink-escape", "unreadable"):
-            continue
-        if e.target in kinds:
-            continue  # reported by S101/S102
-        full = os.path.join(root, e.target)
-        if os.path.isdir(full):
-            if ctx.store.dialect == "engramory":
-                continue  # P108 reports links to folders
-            msg = f"entry points at {echo(e.target)}, which is a folder, not a note"
+        where = echo(r.path or e.pointer or "")
+        if r.kind == resolve.MISSING:
+            msg, hint = f"no note at {where}", "create the note or remove the entry"
+            near = _folded(ctx).get(unicodedata.normalize("NFC", r.path or "").casefold())
+            if near:
+                hint = f"the file is {echo(near)}: names differ only in case or Unicode normalisation, which breaks on case-sensitive file systems"
+        elif r.kind == resolve.FOLDER and _claims_note(e):
+            msg, hint = f"entry points at {where}, which is a folder, not a note", "point at the note file"
+        elif r.kind == resolve.NOT_OPENABLE and not (r.path in ctx.store.files and ctx.store.files[r.path].kind == "unreadable"):
+            msg, hint = f"entry points at {echo(e.pointer or '')}, which nothing can open: {r.reason}", "point at the note's file name itself"
         else:
-            msg = f"no note at {echo(e.target)}"
-        hint = "create the note or remove the entry"
-        near = _folded(ctx).get(unicodedata.normalize("NFC", e.target).casefold())
-        if near:
-            hint = f"the file is {echo(near)}: names differ only in case or Unicode normalisation, which breaks on case-sensitive file systems"
+            continue  # unreadable targets: S102 reports the file
         yield Finding(e.pointer_span or e.span, msg, hint=hint)
 
 
@@ -91,15 +88,10 @@ def pointer_escapes_root(ctx: Context):
     Bad: ``- [Spec](../docs/spec.md)``
     Good: copy the fact into a note inside the store.
     """
-    root = ctx.store.root
     for e in _entries(ctx):
-        res = e.data.get("resolution")
-        if res == "escape":
-            yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} escapes the store root")
-        elif res == "local" and e.target is not None:
-            full = os.path.join(root, e.target)
-            if os.path.lexists(full) and not inside(root, os.path.realpath(full)):
-                yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} resolves outside the store root through a symlink")
+        if e.resolution.kind == resolve.OUTSIDE:
+            how = " resolves outside the store root through a symlink" if e.resolution.reason else " escapes the store root"
+            yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')}{how}")
 
 
 @rule("P103", "non-remote-scheme", ERROR, dialects=("engramory",))
@@ -114,13 +106,15 @@ def non_remote_scheme(ctx: Context):
     Good: ``- [Spec](https://example.com/spec.md)`` or a note in the store.
     """
     for e in _entries(ctx):
-        if e.data.get("resolution") == "scheme":
+        if e.resolution.kind == resolve.SCHEME:
             yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} uses a non-remote URL scheme")
 
 
 @rule("P104", "absolute-pointer", ERROR, dialects=("engramory",))
 def absolute_pointer(ctx: Context):
-    """An index pointer is an absolute path (``/…``, ``C:…``, ``~/…``).
+    """An index pointer is an absolute path (``/…``, ``C:/…``, ``~/…``).
+    A name that merely starts with ``~`` or holds a colon (``~notes.md``,
+    ``a:b.md``) is relative.
 
     Why: the store stops being portable: the pointer breaks on every other
     machine and in every clone, even when it names a file inside the store.
@@ -128,7 +122,7 @@ def absolute_pointer(ctx: Context):
     Good: ``- [A](a.md)``
     """
     for e in _entries(ctx):
-        if e.data.get("resolution") == "absolute":
+        if e.resolution.kind == resolve.ABSOLUTE:
             yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} is an absolute path",
                           hint="use a path relative to the store root")
 
@@ -143,66 +137,34 @@ def backslash_pointer(ctx: Context):
     Good: ``- [A](sub/a.md)``
     """
     for e in _entries(ctx):
-        if e.data.get("resolution") == "backslash":
+        if e.resolution.kind == resolve.BACKSLASH:
             yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} contains a backslash")
 
 
-def _links_between_notes(ctx: Context) -> tuple[dict[str, set[str]], list[tuple[object, object, str | None]]]:
-    """Which notes are linked from other notes' bodies, and every wikilink
-    with its resolution. Built once per run; linear in the store size."""
-    cached = ctx.cache.get("note_links")
-    if cached is not None:
-        return cached
-    from mmlint import markdown
+def _refs(ctx: Context) -> list:
+    """Every link between notes, resolved (:func:`mmlint.resolve.note_refs`), once per run."""
+    cached = ctx.cache.get("note_refs")
+    if cached is None:
+        cached = ctx.cache["note_refs"] = resolve.note_refs(ctx.store, ctx.dialect)
+    return cached
 
-    notes = ctx.store.notes
-    by_stem: dict[str, str] = {}
-    by_fold: dict[str, str] = {}
-    by_name: dict[str, str] = {}
-    by_prefixless: dict[str, str] = {}
-    for n in notes:
-        stem = n.path.rsplit("/", 1)[-1][:-3]
-        by_stem.setdefault(stem, n.path)
-        folded = stem.casefold().replace("_", "-")
-        by_fold.setdefault(folded, n.path)
-        prefix, _, rest = folded.partition("-")
-        if rest and prefix in _TYPE_PREFIXES:
-            by_prefixless.setdefault(rest, n.path)  # [[slug]] for feedback_slug.md, as Claude Code names notes
-        if n.name:
-            by_name.setdefault(n.name.strip().casefold().replace("_", "-").replace(" ", "-"), n.path)
-    linked: dict[str, set[str]] = {}
-    wikis = []
-    for n in notes:
-        body = n.body
-        if "[" not in body:
-            continue
-        offset = body_line_offset(n)
-        for link in markdown.body_links(body):
-            if link.kind == "wikilink":
-                target = link.dest.split("|", 1)[0].split("#", 1)[0].strip()
-                if not target:
-                    continue
-                stem = target[:-3] if target.lower().endswith(".md") else target
-                key = stem.casefold().replace("_", "-")
-                hit = by_stem.get(stem) or by_fold.get(key) or by_name.get(key.replace(" ", "-")) or by_prefixless.get(key)
-                if "/" in stem and hit is None and (stem + ".md") in ctx.store.files:
-                    hit = stem + ".md"
-                wikis.append((n, link, hit, offset))
-                if hit and hit != n.path:
-                    linked.setdefault(hit, set()).add(n.path)
-            else:
-                from mmlint.dialects.engramory import resolve_pointer
 
-                target, kind = resolve_pointer(link.dest)
-                if kind == "local" and target is not None:
-                    base = n.path.rsplit("/", 1)[0] + "/" if "/" in n.path else ""
-                    import posixpath
+def _linked(ctx: Context) -> dict[str, set[str]]:
+    """Note path -> the other notes whose links reach it."""
+    cached = ctx.cache.get("note_linked")
+    if cached is None:
+        cached = {}
+        for ref in _refs(ctx):
+            hit = ref.resolution.note if ref.resolution.kind == resolve.NOTE else None
+            if hit and hit != ref.source:
+                cached.setdefault(hit, set()).add(ref.source)
+        ctx.cache["note_linked"] = cached
+    return cached
 
-                    full = posixpath.normpath(base + target)
-                    if full != n.path and full in ctx.store.files:
-                        linked.setdefault(full, set()).add(n.path)
-    ctx.cache["note_links"] = (linked, wikis)
-    return linked, wikis
+
+def _credited(ctx: Context) -> set[str]:
+    idx = ctx.store.index
+    return {e.credits for e in idx.entries if e.credits} if idx is not None else set()
 
 
 @rule("P106", "orphan-note", ERROR, dialects=("engramory",), fix=UNSAFE)
@@ -220,8 +182,8 @@ def orphan_note(ctx: Context):
     """
     if ctx.store.index is None or any(p.code == "S117" for p in ctx.store.problems):
         return  # no index, or one too large to read (S117): its entries are unknown
-    pointed = {e.target for e in ctx.store.index.entries if e.target}
-    linked, _ = _links_between_notes(ctx)
+    pointed = _credited(ctx)
+    linked = _linked(ctx)
     for n in ctx.store.notes:
         if n.path in pointed:
             continue
@@ -243,11 +205,10 @@ def _pointer_fix(ctx: Context, note) -> Fix | None:
         line = pointer_line(note, note.path)
     except Unrepresentable:
         return None
-    lines = idx.text.split("\n")
-    ends_nl = idx.text.endswith("\n")
-    if ends_nl:
+    lines = idx.lines()
+    if idx.text.endswith(("\n", "\r")):
         lines.pop()
-    cr = "\r" if idx.newline == "\r\n" else ""
+    nl = idx.newline if idx.newline in ("\r\n", "\r") else "\n"
     at = len(lines)
     heads = [(ln, text) for ln, level, text in idx.headings if level <= 2]
     for k, (ln, text) in enumerate(heads):
@@ -256,8 +217,8 @@ def _pointer_fix(ctx: Context, note) -> Fix | None:
             while at > ln and not lines[at - 1].strip():
                 at -= 1
             break
-    lines.insert(at, line + cr)
-    text = "\n".join(lines) + "\n"
+    lines.insert(at, line)
+    text = nl.join(lines) + nl
     data = encode(text, idx.bom)
     caps = index_caps(ctx)
     if (caps["lines"] and count_lines(text) > caps["lines"]) or (caps["bytes"] and len(data) > caps["bytes"]):
@@ -278,53 +239,59 @@ def pointer_into_archive(ctx: Context):
     Bad: ``- [Old](archive/old.md)`` standing for a live note
     Good: point at the live note; keep archive pointers for archive indexes.
     """
-    kinds = _file_kinds(ctx)
+    skip = getattr(ctx.dialect, "SKIP_TOP", frozenset())
     for e in _entries(ctx):
-        if e.target and e.target.split("/", 1)[0].lower() in _SKIP_TOP and "/" in e.target and e.target in kinds:
-            yield Finding(e.pointer_span or e.span, f"pointer leads into {e.target.split('/', 1)[0]}/ (outside the note graph)")
+        r = e.resolution
+        if r.kind == resolve.FILE and r.path and "/" in r.path and r.path.split("/", 1)[0].lower() in skip:
+            yield Finding(e.pointer_span or e.span, f"pointer leads into {r.path.split('/', 1)[0]}/ (outside the note graph)")
 
 
 @rule("P108", "pointer-not-note", WARNING, dialects=("engramory",))
 def pointer_not_note(ctx: Context):
-    """A local index pointer leads to something that is not a markdown note
-    (a folder, a ``.json`` or ``.txt`` file, a file with no extension).
+    """A local index pointer leads to something that is not a note: a
+    folder, a ``.json`` or ``.txt`` file, a file with no extension, a file in
+    another tool's folder (``node_modules/``, ``.git/``).
 
     Why: the index should point at notes; other targets are not loaded as
     memories and are not schema-checked.
     Bad: ``- [agents](agents/)`` or ``- [state](state.json)``
     Good: point at a ``.md`` note that describes the resource.
     """
-    root = ctx.store.root
+    skip = getattr(ctx.dialect, "SKIP_TOP", frozenset())
     for e in _entries(ctx):
-        if e.data.get("resolution") != "local" or e.target is None:
+        r = e.resolution
+        if r.kind == resolve.FOLDER and not _claims_note(e):
+            what = "a folder"
+        elif r.kind == resolve.FILE and r.file_kind == "unwalked":
+            what = "a file in a folder mmlint does not read (another tool's, or a symlinked one)"
+        elif r.kind == resolve.FILE and not (r.path or "").lower().endswith(".md"):
+            what = "a non-markdown file"
+        else:
             continue
-        if e.target.lower().endswith(".md"):
-            continue
-        full = os.path.join(root, e.target)
-        if not os.path.exists(full):
-            continue  # P101 reports the missing target
-        what = "a folder" if os.path.isdir(full) else "a non-markdown file"
+        if r.path and "/" in r.path and r.path.split("/", 1)[0].lower() in skip:
+            continue  # P107
         yield Finding(e.pointer_span or e.span, f"pointer {echo(e.pointer or '')} leads to {what}, not a note")
 
 
-@rule("P109", "dangling-wikilink", INFO, dialects=("engramory",))
+@rule("P109", "dangling-wikilink", INFO)
 def dangling_wikilink(ctx: Context):
     """A ``[[wikilink]]`` in a note names no note in the store.
 
     Why: forward references are allowed, but a typo looks the same; this
     lists them. Wikilinks resolve by file stem, then ignoring case and
     ``-``/``_``, then by the notes' ``name:`` values, then by the stem without
-    a type prefix (``[[testing]]`` reaches ``feedback_testing.md``).
+    a type prefix (``[[testing]]`` reaches ``feedback_testing.md``). In
+    engramory a link is a flat slug: ``[[dir/slug]]`` reaches nothing.
     Bad: ``[[deploy-notes]]`` with no such note
     Good: ``[[deploy_notes]]`` naming ``deploy_notes.md``.
     """
-    _, wikis = _links_between_notes(ctx)
-    for n, link, hit, offset in wikis:
-        if hit is None:
-            yield Finding(Span(n.path, link.line + offset, link.column), f"[[{echo(link.dest)[1:-1]}]] names no note in the store")
+    for ref in _refs(ctx):
+        if ref.kind == "wikilink" and ref.resolution.kind == resolve.MISSING:
+            why = f": {ref.resolution.reason}" if ref.resolution.reason else ""
+            yield Finding(Span(ref.source, ref.line, ref.column), f"[[{echo(ref.dest)[1:-1]}]] names no note in the store{why}")
 
 
-@rule("P110", "linked-only-note", INFO, dialects=("engramory",))
+@rule("P110", "linked-only-note", INFO)
 def linked_only_note(ctx: Context):
     """A note is reached only through links from other notes, not from the
     index.
@@ -335,9 +302,47 @@ def linked_only_note(ctx: Context):
     """
     if ctx.store.index is None:
         return
-    pointed = {e.target for e in ctx.store.index.entries if e.target}
-    linked, _ = _links_between_notes(ctx)
+    pointed = _credited(ctx)
+    linked = _linked(ctx)
     for n in ctx.store.notes:
         if n.path not in pointed and n.path in linked:
             src = sorted(linked[n.path])
             yield Finding(Span(n.path, 1, 1), f"reached only from other notes ({', '.join(src[:3])}{' ...' if len(src) > 3 else ''}), not from the index")
+
+
+@rule("P111", "dangling-note-link", WARNING)
+def dangling_note_link(ctx: Context):
+    """A markdown link in a note body leads to no note: nothing at the path,
+    a folder, a name nothing can open, or out of the store root. Paths are
+    relative to the linking note's folder; remote URLs and ``#anchors`` are
+    not checked.
+
+    Why: a reader (or agent) following the link finds nothing, or reads a
+    file the store does not own.
+    Bad: ``see [deploy](deploy-notes.md)`` with no ``deploy-notes.md``
+    Good: ``see [deploy](deploy_notes.md)`` naming a note of the store.
+    """
+    for ref in _refs(ctx):
+        r = ref.resolution
+        if ref.kind != "link" or r.kind in (resolve.NOTE, resolve.FILE):
+            continue
+        what = {resolve.MISSING: "nothing is there", resolve.FOLDER: "it is a folder",
+                resolve.OUTSIDE: "it leads out of the store root", resolve.NOT_OPENABLE: r.reason}.get(r.kind, r.kind)
+        yield Finding(Span(ref.source, ref.line, ref.column), f"link to {echo(ref.dest)} leads to no note: {what}")
+
+
+@rule("P112", "dangling-mm-uri", WARNING, dialects=("mm",))
+def dangling_mm_uri(ctx: Context):
+    """An ``mm:<topic>`` or ``mm://<memoryId>/<topic>`` URI in a note (mm
+    spec §5) names a topic this store does not hold, while its memoryId is
+    this store's ``mm-id`` (``local`` by default). A URI naming another
+    memory is not checked.
+
+    Why: the URI is how mm notes cite each other; one naming no topic
+    leads nowhere.
+    Bad: ``see mm:deploy-regoin`` with no ``## deploy-regoin`` entry
+    Good: ``see mm:deploy-region`` naming an entry of the store.
+    """
+    for ref in _refs(ctx):
+        if ref.kind == "uri" and ref.resolution.kind == resolve.MISSING:
+            yield Finding(Span(ref.source, ref.line, ref.column), f"{echo(ref.dest)} names no topic of this store")

@@ -113,7 +113,7 @@ def comments(text: str) -> list[tuple[int, int, int, str]]:
     markdown-it sees as HTML (not code), in document order. Linear time."""
     from mmlint import markdown
 
-    raw_lines = text.split("\n")
+    raw_lines = markdown.split_lines(text)
     found: list[tuple[int, int, str]] = []  # (line, end_line, inner)
     for tok in markdown.tokens(text):
         if tok.type == "html_block" and tok.map:

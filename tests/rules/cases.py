@@ -100,6 +100,10 @@ CASES: dict[str, Case] = {
     "P108": Case("engramory", "upstream", with_(ENG, **{"data.json": "{}", "MEMORY.md": idx("- [A](a.md) — hook", "- [D](data.json) — x")}), ENG),
     "P109": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="see [[nothere]]\n")}), with_(ENG, **{"a.md": N(body="see [[a]]\n")})),
     "P110": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="see [[b]]\n"), "b.md": N("b")}), ENG),
+    "P111": Case("mm", None, with_(MM, **{"memories/alpha.md": MM_NOTE + "see [b](beta.md)\n"}),
+                 with_(MM, **{"memories/alpha.md": MM_NOTE + "see [a](alpha.md#top) and [w](https://e.com/x.md)\n"})),
+    "P112": Case("mm", None, with_(MM, **{"memories/alpha.md": MM_NOTE + "see mm:beta and mm://other/beta\n"}),
+                 with_(MM, **{"memories/alpha.md": MM_NOTE + "see mm:alpha, mm://local/alpha and mm://other/beta\n"})),
     # naming
     "N101": Case("engramory", "recall-v1", with_(REC, **{"MEMORY.md": idx("- [A](Reference_A.md) — hook"), "reference-a.md": None, "Reference_A.md": N("a")}), REC),
     "N102": Case("engramory", "recall-v1", with_(REC, **{"MEMORY.md": idx("- [A](project-a.md) — hook"), "reference-a.md": None, "project-a.md": N("a")}), REC),

@@ -1,0 +1,423 @@
+"""One pointer resolver for every dialect: what an index entry or a link
+between notes reaches.
+
+Readers call :func:`resolve_entries` once, after the notes are known; every
+:class:`~mmlint.model.Entry` then carries a :class:`Resolution` in
+``Entry.resolution`` and rules read that field instead of looking at the
+file system or at a reader's layout. Links inside note bodies (markdown
+links, ``[[wikilinks]]``, mm ``mm://`` / ``mm:`` URIs) are resolved by
+:func:`note_refs` into :class:`Ref` objects, once per run.
+
+Link destinations follow CommonMark (markdown-it reads them, see
+:mod:`mmlint.markdown`): angle brackets and titles are gone by the time a
+destination arrives here, ``#fragment`` and ``?query`` are dropped and
+percent-escapes decoded. mm index ``file:`` values are plain paths (mm spec
+§3), never percent-decoded. Everything here is linear in the number of links;
+the file system is asked (one ``realpath``) only for a path that names no
+file the walk saw.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from dataclasses import dataclass
+from typing import Any, Iterable
+from urllib.parse import unquote
+
+#: Resolution kinds of a local path.
+NOTE = "note"  #: a note of the store (``Resolution.note`` is its path)
+FOLDER = "folder"  #: a folder (the root included)
+MISSING = "missing"  #: nothing there
+OUTSIDE = "outside"  #: out of the store root (``..``, or a symlink leading out)
+NOT_OPENABLE = "not-openable"  #: a name nothing can open: ``a.md/``, a dangling symlink, an unreadable file
+FILE = "file"  #: a file that is not a note (auxiliary, archived, in another tool's folder)
+#: Kinds decided by the destination's syntax alone.
+REMOTE = "remote"  #: an allow-listed remote URL (http(s), ftp(s), ssh, git+*://, mailto:)
+SCHEME = "scheme"  #: another ``scheme://`` URL (``file://``, ``s3://`` ...)
+ABSOLUTE = "absolute"  #: ``/x``, ``C:/x``, ``~/x``
+BACKSLASH = "backslash"  #: a Windows separator
+ANCHOR = "anchor"  #: ``#section`` only: this same file
+URI = "uri"  #: an ``mm:`` URI (resolved by topic, see :func:`parse_mm_uri`)
+
+LOCAL_KINDS = frozenset({NOTE, FOLDER, MISSING, OUTSIDE, NOT_OPENABLE, FILE})
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a pointer reaches.
+
+    Attributes:
+        kind: one of the kinds above (:data:`NOTE` ... :data:`URI`).
+        path: store-relative POSIX path the destination names (lexically
+            normalised), ``None`` for the syntax-only kinds.
+        note: the path of the note it credits (kind :data:`NOTE` only); may
+            differ from ``path`` when the pointer goes through an in-root
+            symlink.
+        reason: for :data:`FILE`, :data:`OUTSIDE` and :data:`NOT_OPENABLE`:
+            why, one short phrase (``"in another tool's folder"``).
+        file_kind: for :data:`FILE`: the walk's record kind (``"aux"``,
+            ``"index"``, ...), or ``"unwalked"`` for a file in a folder the
+            walk skipped.
+    """
+
+    kind: str
+    path: str | None = None
+    note: str | None = None
+    reason: str = ""
+    file_kind: str = ""
+
+
+def _is_drive(path: str) -> bool:
+    return len(path) >= 2 and path[1] == ":" and path[0].isascii() and path[0].isalpha() and (len(path) == 2 or path[2] in "/\\")
+
+
+def _is_remote(dest: str) -> bool:
+    low = dest[:16].lower()
+    if low.startswith(("http://", "https://", "ftp://", "ftps://", "ssh://", "mailto:")):
+        return True
+    if low.startswith("git+"):
+        k = 4
+        while k < len(dest) and dest[k].isascii() and dest[k].isalpha():
+            k += 1
+        return k > 4 and dest.startswith("://", k)
+    return False
+
+
+def classify(dest: str, decode: bool = True, base: str = "") -> tuple[str | None, str, bool]:
+    """Classify a destination by its syntax.
+
+    Args:
+        dest: a link destination as written (angle brackets removed) or,
+            with ``decode=False``, a plain path (mm ``file:``).
+        decode: percent-decode and drop ``#fragment`` / ``?query`` (URL syntax).
+        base: the store-relative folder of the file holding the link
+            (``""``: the root); a relative path is read from there.
+
+    Returns:
+        ``(path, kind, dir_form)``: ``kind`` is ``"local"`` or one of
+        :data:`REMOTE`, :data:`SCHEME`, :data:`ABSOLUTE`, :data:`BACKSLASH`,
+        :data:`ANCHOR`, :data:`OUTSIDE` (``..`` above the root) and
+        :data:`NOT_OPENABLE` (a control character); ``path`` is the
+        normalised POSIX path for ``"local"``; ``dir_form`` is True when the
+        path names a folder by its form (``a.md/``, ``a.md/.``).
+
+    ``~notes.md`` and ``a:b.md`` are ordinary relative names: only ``~``,
+    ``~/…``, ``/…`` and a drive letter followed by a separator are absolute.
+    """
+    if decode:
+        if _is_remote(dest):
+            return None, REMOTE, False
+        if "://" in dest:
+            return None, SCHEME, False
+        path = dest.split("#", 1)[0].split("?", 1)[0]
+        if not path:
+            return None, ANCHOR, False
+        if "%" in path:
+            path = unquote(path, errors="surrogateescape")
+    else:
+        path = dest
+    if any(ch < " " or ch == "\x7f" for ch in path):
+        return None, NOT_OPENABLE, False
+    if "\\" in path:
+        return None, BACKSLASH, False
+    if path.startswith("/") or path == "~" or path.startswith("~/") or _is_drive(path):
+        return None, ABSOLUTE, False
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    dir_form = path.endswith("/") or last in (".", "..")
+    norm = posixpath.normpath(base + "/" + path if base else path)
+    if norm == ".." or norm.startswith("../"):
+        return None, OUTSIDE, dir_form
+    return norm, "local", dir_form
+
+
+class Resolver:
+    """Resolves store-relative paths against a read store (see module docs).
+
+    Built once per store; :meth:`path` asks the file system only for a path
+    the walk did not see.
+    """
+
+    def __init__(self, store: Any):
+        self.store = store
+        self.files = store.files
+        self.root = store.root
+
+    def path(self, norm: str, dir_form: bool = False) -> Resolution:
+        """Resolve the normalised store-relative ``norm`` (see :func:`classify`)."""
+        if norm in (".", ""):
+            return Resolution(FOLDER, ".")
+        rec = self.files.get(norm)
+        if rec is not None:
+            return self._record(norm, norm, rec, dir_form)
+        from mmlint.walk import inside, rel_posix
+
+        full = os.path.join(self.root, *norm.split("/"))
+        try:
+            real = os.path.realpath(full)
+        except (OSError, ValueError):
+            return Resolution(NOT_OPENABLE, norm, reason="the path cannot be resolved")
+        if not inside(self.root, real):
+            return Resolution(OUTSIDE, norm, reason="through a symlink that leads out of the store")
+        rel = rel_posix(self.root, real)
+        if rel != norm and rel in self.files:
+            return self._record(norm, rel, self.files[rel], dir_form)
+        if os.path.isdir(real):
+            return Resolution(FOLDER, norm)
+        if os.path.isfile(real):
+            if dir_form:
+                return Resolution(NOT_OPENABLE, norm, reason="a file named as a folder")
+            return Resolution(FILE, norm, reason="in a folder mmlint does not read (another tool's, or a symlinked one)",
+                              file_kind="unwalked")
+        if os.path.lexists(full):
+            return Resolution(NOT_OPENABLE, norm, reason="a symlink that leads nowhere")
+        return Resolution(MISSING, norm)
+
+    def _record(self, norm: str, real: str, rec: Any, dir_form: bool) -> Resolution:
+        if rec.kind == "symlink-escape":
+            return Resolution(OUTSIDE, norm, reason="through a symlink that leads out of the store")
+        if rec.kind == "unreadable":
+            return Resolution(NOT_OPENABLE, norm, reason=rec.reason or "unreadable")
+        if dir_form:
+            return Resolution(NOT_OPENABLE, norm, reason="a file named as a folder")
+        if rec.kind == "note":
+            return Resolution(NOTE, norm, note=real)
+        return Resolution(FILE, norm, reason="not a note", file_kind=rec.kind)
+
+    def dest(self, dest: str, base: str = "", decode: bool = True) -> Resolution:
+        """Resolve a destination written in the file at ``base`` (a
+        store-relative folder, ``""`` for the root)."""
+        if self.store.dialect == "mm" and dest.startswith("mm:"):
+            return Resolution(URI, None, reason=dest)
+        path, kind, dir_form = classify(dest, decode, base)
+        if kind != "local":
+            return Resolution(kind)
+        return self.path(path, dir_form)
+
+
+def resolve_entries(store: Any, entries: Iterable[Any] | None = None) -> None:
+    """Set ``Entry.resolution`` on every entry of ``store.index`` (or on
+    ``entries``). Link entries are destinations (URL syntax); mm entries
+    (``kind == "mm"``) plain paths; wikilink entries go through
+    :func:`wiki_resolver`. Called by each dialect's reader, once."""
+    if store.index is None and entries is None:
+        return
+    res = Resolver(store)
+    wiki = None
+    for e in entries if entries is not None else store.index.entries:
+        if e.pointer is None:
+            continue
+        if e.kind == "wikilink":
+            wiki = wiki or wiki_resolver(store)
+            e.resolution = wiki(e.pointer)
+        else:
+            e.resolution = res.dest(e.pointer, decode=e.kind != "mm")
+
+
+# ---------------------------------------------------------------- wikilinks
+
+
+def wiki_target(inner: str) -> str:
+    """The target of ``[[inner]]``: before ``|`` (alias) and ``#`` (anchor), stripped."""
+    return inner.split("|", 1)[0].split("#", 1)[0].strip()
+
+
+def wiki_resolver(store: Any, dialect: Any = None):
+    """A function ``[[inner]]`` -> :class:`Resolution`, built once per store.
+
+    Lookup order: the file stem; then case-folded with ``_`` read as ``-``;
+    then the notes' ``name:`` values; then the stem without a type prefix
+    (the dialect's ``TYPE_PREFIXES``). A target holding ``/`` or ``\\``
+    resolves only where the dialect allows paths in wikilinks
+    (``WIKILINK_PATHS``; engramory does not: its links are flat slugs), and
+    then only to the note at exactly that path. Kind :data:`MISSING` when no
+    note matches; ``reason`` says why for a path-carrying link.
+    """
+    if dialect is None:
+        from mmlint import dialects
+
+        dialect = dialects.get(store.dialect)
+    prefixes = tuple(getattr(dialect, "TYPE_PREFIXES", ()))
+    allow_paths = bool(getattr(dialect, "WIKILINK_PATHS", True))
+    by_stem: dict[str, str] = {}
+    by_fold: dict[str, str] = {}
+    by_name: dict[str, str] = {}
+    by_prefixless: dict[str, str] = {}
+    by_path: dict[str, str] = {}
+    for n in store.notes:
+        rec = store.files.get(n.path)
+        if rec is None or rec.kind != "note":
+            continue
+        by_path[n.path[:-3] if n.path.lower().endswith(".md") else n.path] = n.path
+        stem = n.path.rsplit("/", 1)[-1]
+        stem = stem[:-3] if stem.lower().endswith(".md") else stem
+        by_stem.setdefault(stem, n.path)
+        folded = stem.casefold().replace("_", "-")
+        by_fold.setdefault(folded, n.path)
+        prefix, _, rest = folded.partition("-")
+        if rest and prefix in prefixes:
+            by_prefixless.setdefault(rest, n.path)
+        if n.name:
+            by_name.setdefault(n.name.strip().casefold().replace("_", "-").replace(" ", "-"), n.path)
+
+    def resolve(inner: str) -> Resolution:
+        target = wiki_target(inner)
+        if not target:
+            return Resolution(ANCHOR)
+        stem = target[:-3] if target.lower().endswith(".md") else target
+        if "/" in stem or "\\" in stem:
+            if not allow_paths:
+                return Resolution(MISSING, stem, reason="not a bare slug: this dialect's wikilinks name a note by its slug, never by a path")
+            hit = by_path.get(posixpath.normpath(stem.replace("\\", "/")))
+            return Resolution(NOTE, hit, note=hit) if hit else Resolution(MISSING, stem)
+        key = stem.casefold().replace("_", "-")
+        hit = by_stem.get(stem) or by_fold.get(key) or by_name.get(key.replace(" ", "-")) or by_prefixless.get(key)
+        return Resolution(NOTE, hit, note=hit) if hit else Resolution(MISSING, stem)
+
+    return resolve
+
+
+# ---------------------------------------------------------------- mm URIs
+
+
+def _slug_end(text: str, i: int) -> int:
+    """End of the mm slug ``[A-Za-z0-9][A-Za-z0-9._-]*`` starting at ``i``
+    (``i`` itself when there is none)."""
+    n = len(text)
+    if i >= n or not (text[i].isascii() and text[i].isalnum()):
+        return i
+    j = i + 1
+    while j < n and text[j].isascii() and (text[j].isalnum() or text[j] in "._-"):
+        j += 1
+    return j
+
+
+def parse_mm_uri(text: str, i: int = 0) -> tuple[str | None, str, int] | None:
+    """Read an mm URI at ``text[i:]`` (mm spec §5; ``research/mm-reference.md`` §5):
+    ``mm://<memoryId>/<topic>`` or ``mm:<topic>``, both parts of the slug
+    class ``[A-Za-z0-9][A-Za-z0-9._-]*``. Returns ``(memory_id or None,
+    topic, end offset)``, or ``None`` when the text there is no valid URI."""
+    if not text.startswith("mm:", i):
+        return None
+    j = i + 3
+    if text.startswith("//", j):
+        a = j + 2
+        b = _slug_end(text, a)
+        if b == a or not text.startswith("/", b):
+            return None
+        c = _slug_end(text, b + 1)
+        if c == b + 1:
+            return None
+        return text[a:b], text[b + 1 : c], c
+    b = _slug_end(text, j)
+    if b == j:
+        return None
+    return None, text[j:b], b
+
+
+def find_mm_uris(text: str) -> list[tuple[int, str | None, str, int]]:
+    """Every mm URI in ``text`` with the reference's ``\\bmm:`` boundary (the
+    character before ``mm`` is not ``[A-Za-z0-9_]``): ``(start offset,
+    memory id, topic, end offset)``. Linear: one ``str.find`` pass."""
+    out = []
+    pos = 0
+    while True:
+        k = text.find("mm:", pos)
+        if k < 0:
+            return out
+        pos = k + 3
+        if k > 0 and (text[k - 1] == "_" or (text[k - 1].isascii() and text[k - 1].isalnum())):
+            continue
+        got = parse_mm_uri(text, k)
+        if got is not None:
+            out.append((k, got[0], got[1], got[2]))
+            pos = got[2]
+
+
+# ---------------------------------------------------------------- note links
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A link from one note to something else.
+
+    Attributes:
+        source: path of the note holding the link.
+        line: 1-based line in the note's file; column: 1-based (code points).
+        kind: ``"link"`` (markdown), ``"wikilink"`` or ``"uri"`` (mm).
+        dest: the destination as written (the wikilink's inner text; the URI).
+        resolution: what it reaches; for a URI, kind :data:`NOTE` or
+            :data:`MISSING`, or :data:`REMOTE` for another memory's URI.
+    """
+
+    source: str
+    line: int
+    column: int
+    kind: str
+    dest: str
+    resolution: Resolution
+
+
+def note_refs(store: Any, dialect: Any = None) -> list[Ref]:
+    """Every link in every note body of ``store``, resolved, in note order.
+
+    Markdown links resolve relative to the note's folder; links that are
+    not local (remote, anchors) are left out. Wikilinks resolve with
+    :func:`wiki_resolver`. mm URIs (mm dialect only) resolve by topic
+    against the notes' slugs; ``mm://<id>/…`` with an id other than the
+    index's ``mm-id`` (default ``local``) names another memory
+    (kind :data:`REMOTE`). A note whose header never closes (its body is
+    unknown) is scanned in its header text (``Note.unclosed_head``), as the
+    engramory doctor scans the whole file. Linear in the bodies' size.
+    """
+    from mmlint import markdown
+
+    if dialect is None:
+        from mmlint import dialects
+
+        dialect = dialects.get(store.dialect)
+    res = Resolver(store)
+    wiki = wiki_resolver(store, dialect)
+    is_mm = store.dialect == "mm"
+    topics: dict[str, str] = {}
+    memory_id = "local"
+    if is_mm:
+        topics = {n.slug: n.path for n in store.notes if store.files.get(n.path) is not None and store.files[n.path].kind == "note"}
+        if store.index is not None:
+            memory_id = store.index.header.get("mm-id") or "local"
+    out: list[Ref] = []
+    for n in store.notes:
+        text, first = n.body, n.body_line
+        if n.unclosed_head is not None:
+            text, first = n.unclosed_head, 2
+        if not text:
+            continue
+        base = n.path.rsplit("/", 1)[0] if "/" in n.path else ""
+        if "[" in text:
+            for link in markdown.body_links(text):
+                line = link.line + first - 1
+                if link.kind == "wikilink":
+                    out.append(Ref(n.path, line, link.column, "wikilink", link.dest, wiki(link.dest)))
+                    continue
+                if link.dest.startswith("mm:"):
+                    continue  # found by the URI scan below
+                r = res.dest(link.dest, base)
+                if r.kind in LOCAL_KINDS:
+                    out.append(Ref(n.path, line, link.column, "link", link.dest, r))
+        if is_mm and "mm:" in text:
+            starts = None
+            for start, mid, topic, _ in find_mm_uris(text):
+                if starts is None:
+                    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+                import bisect
+
+                ln = bisect.bisect_right(starts, start)
+                col = start - starts[ln - 1] + 1
+                uri = f"mm://{mid}/{topic}" if mid is not None else f"mm:{topic}"
+                if mid is not None and mid != memory_id:
+                    r = Resolution(REMOTE, None, reason=f"memory {mid!r}, not this store's {memory_id!r}")
+                else:
+                    hit = topics.get(topic) or (topics.get(topic.rstrip(".")) if topic.endswith(".") else None)
+                    r = Resolution(NOTE, hit, note=hit) if hit else Resolution(MISSING, topic)
+                out.append(Ref(n.path, ln + first - 1, col, "uri", uri, r))
+    return out
