@@ -104,6 +104,25 @@ def _counts(cases: list) -> dict[str, int]:
     return out
 
 
+def _differential() -> list[str]:
+    """The deliberate differences found by the doctor differential
+    (``tests/reference/mutants.py`` ``DIFFERENCES``)."""
+    import mutants
+
+    rows = ["## Deliberate differences from the doctor on mutated stores\n",
+            "`tests/reference/test_doctor_differential.py` (bounded) and `scripts/doctor_differential.py` (long",
+            "campaign) build small valid stores, apply named mutations, and run `engramory_doctor.py` and",
+            "`mmlint check` (profile `upstream`) on each. They compare the verdict (the doctor exits 1 ↔ an",
+            "error-level finding), the orphan notes (↔ P106), the broken pointers (↔ P101, P102, P103) and",
+            "duplicate slugs (↔ N106, N107). Any disagreement fails the test unless the mutant holds one of the",
+            "mutations below; a mutation listed here that no longer differs fails it too.\n",
+            "| Mutation | What differs | Why |", "|---|---|---|"]
+    for name, (what, why) in sorted(mutants.DIFFERENCES.items()):
+        rows.append(f"| `{name}` | {_cell(what)} | {_cell(why)} |")
+    rows.append("")
+    return rows
+
+
 def render() -> str:
     """The whole document."""
     tables = load_tables()
@@ -117,6 +136,7 @@ def render() -> str:
             lines.append(f"### {section}\n")
             lines.extend(_table(prefix, group))
             lines.append("")
+    lines.extend(_differential())
     lines.append("## Totals\n")
     lines.append("| Digest | Cases | agree | differ | n/a | with a test |")
     lines.append("|---|---|---|---|---|---|")
