@@ -191,11 +191,15 @@ def overlay(root: str, files: dict[str, bytes]) -> Iterator[None]:
     this way, in memory: no copy of the store is ever written (so a killed
     run leaves none behind)."""
     real = os.path.realpath(root)
+    before = _OVERLAYS.get(real)
     _OVERLAYS[real] = files
     try:
         yield
     finally:
-        _OVERLAYS.pop(real, None)
+        if before is None:
+            _OVERLAYS.pop(real, None)
+        else:
+            _OVERLAYS[real] = before
 
 
 def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = True) -> Walk:

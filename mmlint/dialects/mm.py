@@ -481,10 +481,18 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
             out[path] = encode(nl.header_raw + apply_newline(note.body, nl.newline), nl.bom)
         else:
             out[path] = encode(render_note_text(topic, memory_id, path, note.body))
-    if store.index is not None or store.dialect != NAME:
+    orphan_lines = store.files.get(carriers.INDEX_LINES_FILE) if store.dialect == NAME and "MEMORY.md" not in store.files else None
+    if orphan_lines is not None and orphan_lines.data is not None:
+        out[carriers.INDEX_LINES_FILE] = orphan_lines.data  # a carrier file without its index: kept, no index invented
+    elif store.index is not None or store.dialect != NAME:
         out["MEMORY.md"] = render_index(store, memory_id)
         loose = [text for _, text in store.index.loose] if store.index is not None else []
-        if loose and not header_safe(loose):
+        kept = store.files.get(carriers.INDEX_LINES_FILE)
+        lay = store.index.layout if store.index is not None else None
+        if store.dialect == NAME and kept is not None and kept.data is not None and isinstance(lay, IndexLayout) \
+                and list(store.index.loose) == lay.prose:
+            out[carriers.INDEX_LINES_FILE] = kept.data  # the index lines did not change: the file stays as read
+        elif loose and not header_safe(loose):
             out[carriers.INDEX_LINES_FILE] = carriers.lines_file(loose)
     _add_aux(store, out, owns_path)
     return out

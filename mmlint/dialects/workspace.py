@@ -249,10 +249,16 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
                 if why:
                     raise Unrepresentable(note.path, "slug" if seg == note.slug else "category", f"name {seg!r} {why}")
         out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, carry=_fmnote.path_carry(note, path))
-    if store.index is not None or store.dialect != NAME:
+    orphan_lines = store.files.get(carriers.INDEX_LINES_FILE) if store.dialect == NAME and "MEMORY.md" not in store.files else None
+    if orphan_lines is not None and orphan_lines.data is not None:
+        out[carriers.INDEX_LINES_FILE] = orphan_lines.data  # a carrier file without its index: kept, no index invented
+    elif store.index is not None or store.dialect != NAME:
         out["MEMORY.md"] = render_index(store, out)
         loose = [text for _, text in store.index.loose] if store.index is not None else []
-        if loose:
+        kept = store.files.get(carriers.INDEX_LINES_FILE)
+        if store.dialect == NAME and kept is not None and kept.data is not None and carriers.read_lines_file(kept.data) == loose:
+            out[carriers.INDEX_LINES_FILE] = kept.data  # the index lines did not change: the file stays as read
+        elif loose:
             out[carriers.INDEX_LINES_FILE] = carriers.lines_file(loose)
     _add_aux(store, out, owns_path)
     return out

@@ -15,7 +15,9 @@ Escaping follows the Actions toolkit: in the message ``%`` -> ``%25``, CR ->
 command. Characters other tools read as line breaks though the runner does not
 (VT, FF, the ``\\x1c``-``\\x1e`` separators, NEL, U+2028, U+2029) and
 file-name bytes that are not UTF-8 are written as ``\\xNN``/``\\uNNNN`` text, so
-the output is valid UTF-8 with exactly one line per annotation.
+the output is valid UTF-8 with exactly one line per annotation. Every other
+control character (ESC, so no escape sequence reaches the log), DEL, the C1
+controls and the bidi controls are written as ``\\xNN``/``\\uNNNN`` text too.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from typing import Any, TextIO
 from mmlint.reporters import Located, Reporter, escape_chars, located
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
-#: Line breaks to other readers (not the runner) and surrogates: written as text.
-_UNSAFE = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029\ud800-\udfff]")
+#: Controls other than CR and LF (which are %-encoded), bidi controls and surrogates: written as text.
+_UNSAFE = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def escape_data(text: str) -> str:
