@@ -92,7 +92,7 @@ def seeds(n_hypothesis: int) -> list[dict[str, bytes]]:
 
     drawn: list[dict[str, bytes]] = []
 
-    @settings(max_examples=n_hypothesis, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=max(1, n_hypothesis), deadline=None, database=None, suppress_health_check=list(HealthCheck))
     @given(strategies.ANY_STORE)
     def draw(files):
         drawn.append(files)
