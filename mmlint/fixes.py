@@ -180,6 +180,7 @@ def write_changes(out: Outcome) -> int:
 
     root = os.path.realpath(out.root)
     written = 0
+    pending: list[tuple[str, str | _Swapped]] = []
     for rel, (old, new) in out.changes.items():
         full = os.path.join(out.root, *rel.split("/"))
         if not inside(root, os.path.realpath(os.path.dirname(full))):
@@ -190,14 +191,21 @@ def write_changes(out: Outcome) -> int:
             continue
         try:
             os.makedirs(os.path.dirname(full), exist_ok=True)
-            why = replace_if_unchanged(full, old, new)
+            done = _swap(full, old, new)
         except OSError as exc:
             out.skipped.append((rel, f"cannot write: {exc.strerror or exc}"))
             continue
+        pending.append((rel, done))
+    if any(not isinstance(done, str) for _, done in pending):
+        import time
+
+        time.sleep(SETTLE_SECONDS)  # once for the whole run (see replace_if_unchanged)
+    for rel, done in pending:
+        why = _settle(done)
         if why:
             out.skipped.append((rel, why))
-            continue
-        written += 1
+        else:
+            written += 1
     return written
 
 
@@ -205,7 +213,22 @@ class _Changed(Exception):
     """The file changed under :func:`replace_if_unchanged`."""
 
 
-def replace_if_unchanged(path: str, old: bytes | None, new: bytes) -> str:
+#: Seconds to wait after the renames of a ``--fix`` run before the old files
+#: are checked for late writes (once per run): a program that opened a file
+#: just before the rename writes within this time or it is caught later.
+SETTLE_SECONDS = 0.05
+
+
+@dataclass
+class _Swapped:
+    """A rename done by :func:`_swap`, with the old file still open."""
+
+    path: str
+    fd: int
+    st: os.stat_result
+
+
+def replace_if_unchanged(path: str, old: bytes | None, new: bytes, settle: float = SETTLE_SECONDS) -> str:
     """Compare-and-swap: replace ``path`` by ``new`` only while it holds
     ``old`` (``None``: only while it does not exist). Returns ``""`` when
     written, else why not (nothing of the other writer's is lost).
@@ -213,15 +236,30 @@ def replace_if_unchanged(path: str, old: bytes | None, new: bytes) -> str:
     The old file stays open throughout. Its content is compared with
     ``old``; the new content goes to a temporary file beside it; right
     before the rename the path must still name the same file (inode) with
-    the same size and modification time. After the rename the old file is
-    checked once more: if a write reached it in between (an append by
-    another program), the old file's bytes, that write included, are put
-    back the same way and the change is reported as skipped. A new file is
-    created with a hard link, which fails if the path appeared meanwhile.
+    the same size and modification time (:func:`_swap`). ``settle`` seconds
+    after the rename the old file is checked once more: if a write reached
+    it meanwhile (an append by a program that had it open), the old file's
+    bytes, that write included, are put back the same way and the change is
+    reported as skipped (:func:`_settle`). A new file is created with a hard
+    link, which fails if the path appeared meanwhile.
 
     Raises:
         OSError: the folder cannot be written.
     """
+    done = _swap(path, old, new)
+    if isinstance(done, str):
+        return done
+    if settle:
+        import time
+
+        time.sleep(settle)
+    return _settle(done)
+
+
+def _swap(path: str, old: bytes | None, new: bytes) -> str | _Swapped:
+    """The compare and the rename of :func:`replace_if_unchanged`: why not
+    (text), ``""`` for a new file created, or the :class:`_Swapped` rename
+    that :func:`_settle` must check."""
     from mmlint.walk import _open_regular
 
     if old is None:
@@ -240,31 +278,48 @@ def replace_if_unchanged(path: str, old: bytes | None, new: bytes) -> str:
         return f"changed on disk since it was read ({err})"
     try:
         if _read_all(fd) != old:
+            os.close(fd)
             return "changed on disk since it was read"
         tmp = _write_temp(path, new, stat.S_IMODE(st.st_mode))
         try:
             now = os.stat(path)
             held = os.fstat(fd)
             if (now.st_ino, now.st_dev) != (st.st_ino, st.st_dev) or _sig(held) != _sig(st):
+                os.close(fd)
                 return "changed on disk while being fixed; run --fix again"
             os.replace(tmp, path)
         finally:
             _unlink(tmp)
-        if _sig(os.fstat(fd)) != _sig(st):
-            # A write reached the old file between the check and the rename:
-            # give the path back the old file's bytes, that write included.
-            mine = os.stat(path)
-            theirs = _read_all(fd)
-            back = _write_temp(path, theirs, stat.S_IMODE(st.st_mode))
-            try:
-                if _sig(os.stat(path)) == _sig(mine):
-                    os.replace(back, path)
-            finally:
-                _unlink(back)
-            return "changed on disk while being fixed; left as the other program wrote it"
-        return ""
+    except BaseException:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+        raise
+    return _Swapped(path, fd, st)
+
+
+def _settle(done: str | _Swapped) -> str:
+    """The check after a rename (see :func:`replace_if_unchanged`); closes
+    the old file. ``""`` when the rename stands."""
+    if isinstance(done, str):
+        return done
+    try:
+        if _sig(os.fstat(done.fd)) == _sig(done.st):
+            return ""
+        # A write reached the old file after the check: give the path back
+        # the old file's bytes, that write included.
+        mine = os.stat(done.path)
+        theirs = _read_all(done.fd)
+        back = _write_temp(done.path, theirs, stat.S_IMODE(done.st.st_mode))
+        try:
+            if _sig(os.stat(done.path)) == _sig(mine):
+                os.replace(back, done.path)
+        finally:
+            _unlink(back)
+        return "changed on disk while being fixed; left as the other program wrote it"
     finally:
-        os.close(fd)
+        os.close(done.fd)
 
 
 def _sig(st: os.stat_result) -> tuple:

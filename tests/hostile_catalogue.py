@@ -198,7 +198,7 @@ CASES: dict[str, Case] = {
     "escape-in-names": Case(escape_in_names),
     "escape-in-mm-names": Case(escape_in_mm_names),
     "unparseable-index-line": Case(unparseable_index_line),
-    "body-link-outside": Case(body_link_outside),
+    "body-link-outside": Case(body_link_outside, codes=frozenset({"P111"})),
 }
 
 

@@ -222,7 +222,7 @@ def test_fix_that_cannot_write_exits_2(tmp_path, monkeypatch, capsys):
     def refuse(path, old, new):
         raise PermissionError(13, "Permission denied", path)
 
-    monkeypatch.setattr(fixes, "replace_if_unchanged", refuse)
+    monkeypatch.setattr(fixes, "_swap", refuse)
     assert cli.main(["check", str(tmp_path), "--profile", "upstream", "--fix"]) == 2
     assert "cannot write" in capsys.readouterr().err
 
