@@ -31,6 +31,9 @@ class StoreResult:
         options: the :class:`mmlint.rules.Options` the store was checked with
             (its configuration with the command line on top).
         config: the configuration file that applied, or ``None``.
+        warnings: sentences for the user about how the store was read (a
+            forced dialect the store does not look like); the CLI prints
+            them on stderr.
     """
 
     found: Found
@@ -41,6 +44,7 @@ class StoreResult:
     diagnostics: list = field(default_factory=list)
     options: Any = None
     config: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def files(self) -> int:
@@ -55,12 +59,15 @@ class CheckResult:
 
     ``unsafe_fixes`` tells reporters whether unsafe fixes count as
     applicable (``--unsafe-fixes``); ``fixed`` is how many findings
-    ``--fix`` resolved before the stores were checked again.
+    ``--fix`` resolved before the stores were checked again. ``failures``
+    lists ``(path, message)`` for each PATH that could not be checked
+    (``check(..., keep_going=True)``); the message names the path.
     """
 
     stores: list[StoreResult]
     unsafe_fixes: bool = False
     fixed: int = 0
+    failures: list[tuple[str, str]] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         """``{"files", "errors", "warnings", "infos"}``."""
@@ -86,7 +93,10 @@ def locate(paths: list[str], cwd: str | None = None) -> list[Found]:
         if not paths:
             where = "\n".join(f"  - {how}: {path}" for how, path in exc.looked)
             raise CheckError(f"no memory store found; looked in:\n{where}\npass the store folder as PATH") from None
-        raise CheckError(f"{exc.looked[0][1]}: not a folder (or a MEMORY.md file)") from None
+        how, full = exc.looked[0]
+        if how == "no such file or folder":
+            raise CheckError(f"{full}: no such file or folder") from None
+        raise CheckError(f"{full}: a file, not a store folder; pass the folder (or its MEMORY.md)") from None
 
 
 def choose(root: str, dialect: str | None = None, profile: str | None = None) -> tuple[str, str | None, Evidence | None]:
@@ -141,11 +151,35 @@ def _nested_stores(root: str, depth: int = 3) -> list[str]:
 
 
 def read_store(found: Found, dialect: str | None = None, profile: str | None = None) -> StoreResult:
-    """Detect and read one store."""
+    """Detect and read one store. A forced ``dialect`` the store does not
+    look like is read as asked, with a sentence in
+    :attr:`StoreResult.warnings` (see :func:`forced_mismatch`)."""
     name, prof, ev = choose(found.path, dialect, profile)
     mod = dialects.get(name)
     store = mod.read(found.path, prof)
-    return StoreResult(found, name, prof, ev, store)
+    res = StoreResult(found, name, prof, ev, store)
+    if dialect is not None:
+        why = forced_mismatch(found.path, dialect)
+        if why:
+            res.warnings.append(why)
+    return res
+
+
+def forced_mismatch(root: str, dialect: str) -> str | None:
+    """A warning when the store at ``root`` looks like another dialect than
+    the forced ``dialect``: detection's best candidate is another dialect and
+    scores higher than ``dialect``'s own evidence (``None`` otherwise)."""
+    found = dialects.detect(root)
+    if not found or found[0].dialect == dialect:
+        return None
+    own = next((e.score for e in found if e.dialect == dialect), 0)
+    best = found[0]
+    if best.score <= own:
+        return None
+    from mmlint.textutil import safe_path_text
+
+    return (f"{safe_path_text(root)}: read as {dialect} (forced), but it looks like {best.dialect} "
+            f"({'; '.join(best.reasons[:2])}); findings may be about the wrong dialect")
 
 
 def configured(paths: list[str], dialect: str | None = None, profile: str | None = None, options=None,
@@ -180,20 +214,36 @@ def lint(store: Store, options) -> list:
 
 
 def check(paths: list[str], dialect: str | None = None, profile: str | None = None, options=None,
-          cwd: str | None = None, config: str | None = None, isolated: bool = False) -> CheckResult:
+          cwd: str | None = None, config: str | None = None, isolated: bool = False,
+          keep_going: bool = False) -> CheckResult:
     """Read and lint every store named by ``paths`` (or the discovered one),
     each under its configuration (see :func:`configured`).
+
+    With ``keep_going`` each path is checked on its own, as ruff and
+    markdownlint-cli2 do: a path that cannot be checked (missing, not a
+    store, ambiguous, a bad configuration) goes to
+    :attr:`CheckResult.failures` and the other paths are still checked.
 
     Returns a :class:`CheckResult` whose diagnostics keep store-relative
     paths; use :func:`display_path` to show them.
 
     Raises:
-        CheckError: see :func:`configured`.
+        CheckError: see :func:`configured` (without ``keep_going``, or when
+            no path is given and discovery finds nothing).
     """
-    results = configured(paths, dialect, profile, options, cwd, config, isolated)
+    if not keep_going or not paths:
+        results = configured(paths, dialect, profile, options, cwd, config, isolated)
+        failures: list[tuple[str, str]] = []
+    else:
+        results, failures = [], []
+        for p in paths:
+            try:
+                results += configured([p], dialect, profile, options, cwd, config, isolated)
+            except CheckError as exc:
+                failures.append((p, str(exc)))
     for res in results:
         res.diagnostics = lint(res.store, res.options)
-    return CheckResult(results)
+    return CheckResult(results, failures=failures)
 
 
 def display_path(root: str, span: Span, cwd: str | None = None) -> str:

@@ -9,7 +9,7 @@ configured ``caps`` overrides. Shape (``mmlint.budget/1``)::
                  "index": {"entries", "lines", "bytes", "lineCap", "byteCap",
                            "overBudget", "overflowLines", "overflowBytes"} | null,
                  "notes": [{"path", "slug", "bodyChars", "noteBytes",
-                            "writeBudget", "budgetUnit", "budgetUsedPct"}],
+                            "writeBudget", "budgetUnit", "budgetUsedPct", "overBudget"}],
                  "anomalies": {"danglingEntries": int, "orphanFiles": [path]}}]}
 
 Units: ``lines`` by the spec's line rule, ``bytes``/``noteBytes`` raw bytes
@@ -19,7 +19,9 @@ line breaks (measured, where the mm reference reports the recorded
 ``bodyChars`` (mm write budget), ``bodyBytes`` (workspace ``maxEntryBytes``)
 or ``noteBytes`` (engramory recall-v1 / upstream 4 MiB); ``null`` when the
 dialect sets none. ``budgetUsedPct`` is ``used / writeBudget * 100`` rounded
-half up and clamped to 0..100, ``null`` without a budget. A cap the dialect
+half up and clamped to 0..100, ``null`` without a budget; a note's
+``overBudget`` is true when its use exceeds ``writeBudget`` (a hard limit:
+the owning tool refuses to save such a note). A cap the dialect
 does not have (workspace index) is ``null`` and never exceeded.
 ``danglingEntries`` counts index entries whose local target is not in the
 store; ``orphanFiles`` lists notes no index entry points at (store-relative
@@ -74,10 +76,17 @@ def store_report(res: Any, cwd: str) -> dict[str, Any]:
         used = {"bodyChars": chars, "noteBytes": note_bytes,
                 "bodyBytes": len(n.body.encode("utf-8", "surrogateescape"))}.get(unit or "", 0)
         notes.append({"path": n.path, "slug": n.slug, "bodyChars": chars, "noteBytes": note_bytes,
-                      "writeBudget": cap, "budgetUnit": unit, "budgetUsedPct": used_pct(used, cap)})
+                      "writeBudget": cap, "budgetUnit": unit, "budgetUsedPct": used_pct(used, cap),
+                      "overBudget": cap is not None and used > cap})
     orphans = sorted(n.path for n in store.notes if n.path not in pointed and store.files.get(n.path) is not None)
     return {"path": display_path(res.found.path, Span(""), cwd), "dialect": store.dialect, "profile": store.profile, "index": index, "notes": notes,
             "anomalies": {"danglingEntries": dangling, "orphanFiles": orphans}}
+
+
+def over_hard_cap(doc: dict[str, Any]) -> bool:
+    """Whether any store of the document is over a hard cap: its index
+    (``overBudget``) or a note's write budget (``mmlint budget`` exits 1)."""
+    return any((s["index"] or {}).get("overBudget") or any(n["overBudget"] for n in s["notes"]) for s in doc["stores"])
 
 
 def document(results: list[Any], cwd: str) -> dict[str, Any]:

@@ -7,27 +7,59 @@ its ``run``); this module only builds the parser from
 
 Exit status: 0 no errors (or a conversion written / planned), 1 findings at
 error level (or a conversion refused), 2 usage error or a store that could
-not be checked.
+not be checked, 130 interrupted (Ctrl-C: one line on stderr, no traceback).
+A mistyped flag or choice gets a "did you mean" (:mod:`mmlint.suggest`).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Sequence
 
 from mmlint import __version__
 from mmlint.commands import COMMANDS, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, load  # noqa: F401 - re-exported
 
-__all__ = ["EXIT_FINDINGS", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
+__all__ = ["EXIT_FINDINGS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
+
+
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+EXIT_INTERRUPTED = 130
+
+_UNRECOGNIZED = re.compile(r"unrecognized arguments: (\S+)")
+_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)$")
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # noqa: D401 - argparse API
         self.print_usage(sys.stderr)
-        sys.stderr.write(f"mmlint: error: {message}\n")
+        sys.stderr.write(f"mmlint: error: {message}{self._suggestion(message)}\n")
         raise SystemExit(EXIT_USAGE)
+
+    def _suggestion(self, message: str) -> str:
+        """"did you mean" for an unknown flag (any subcommand's) or choice."""
+        from mmlint.suggest import did_you_mean
+
+        m = _CHOICE.search(message)
+        if m:
+            return did_you_mean(m.group(1), re.findall(r"'([^']*)'", m.group(2)))
+        m = _UNRECOGNIZED.search(message)
+        if m and m.group(1).startswith("-"):
+            return did_you_mean(m.group(1).split("=", 1)[0], _option_strings(self))
+        return ""
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    """Every ``--flag`` of ``parser`` and of its subcommands."""
+    out = []
+    for action in parser._actions:  # argparse keeps no public list
+        out += [o for o in action.option_strings if o.startswith("--")]
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                out += _option_strings(sub)
+    return sorted(set(out))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,6 +86,14 @@ def _tolerant_streams() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     _tolerant_streams()
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write("mmlint: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

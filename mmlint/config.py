@@ -349,7 +349,9 @@ def _check(path: str, table: dict[str, Any]) -> dict[str, Any]:
         key = pre + re.sub(r"\.(\d+)(?=\.|$)", r"[\1]", ".".join(e.pointer.strip("/").split("/")))
         message = e.message
         if e.keyword == "additionalProperties" and "/" not in e.pointer.strip("/"):
-            message += f"; known keys: {', '.join(sorted(_known_keys()))}"
+            from mmlint.suggest import did_you_mean
+
+            message += f"{did_you_mean(e.pointer.strip('/'), _known_keys())}; known keys: {', '.join(sorted(_known_keys()))}"
         raise ConfigError(path, key, message)
     out: dict[str, Any] = {}
     for key in ("select", "ignore"):
@@ -367,7 +369,10 @@ def _check(path: str, table: dict[str, Any]) -> dict[str, Any]:
         for name, sev in table["severity"].items():
             r = rules.lookup(name)
             if r is None:
-                raise ConfigError(path, f"{pre}severity.{name}", f"unknown rule {name!r}; 'mmlint rules' lists them")
+                from mmlint.suggest import did_you_mean, rule_names
+
+                raise ConfigError(path, f"{pre}severity.{name}",
+                                  f"unknown rule {name!r}{did_you_mean(name, rule_names())}; 'mmlint rules' lists them")
             out["severity"][r.code] = sev
     if "dialect" in table:
         from mmlint import dialects
@@ -396,7 +401,10 @@ def _known_rules(path: str, key: str, selectors: list[str]) -> None:
 
     unknown = rules.unknown_selectors(selectors)
     if unknown:
-        raise ConfigError(path, key, f"unknown rule {unknown[0]!r} (codes, names or code prefixes; 'mmlint rules' lists them)")
+        from mmlint.suggest import did_you_mean, rule_names
+
+        raise ConfigError(path, key, f"unknown rule {unknown[0]!r}{did_you_mean(unknown[0], rule_names())} "
+                                     "(codes, names or code prefixes; 'mmlint rules' lists them)")
 
 
 def _check_profile(path: str, key: str, dialect: str | None, profile: str) -> None:

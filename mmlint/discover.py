@@ -7,7 +7,14 @@ themselves look, in this order, and says which one it took:
 1. the current folder, if it holds ``MEMORY.md``;
 2. ``./memory/`` (a workspace store, ``specs/workspace-memory.md``);
 3. ``./.claude/memory/`` (a project-local Claude Code memory folder);
-4. the current project's Claude Code memory folder,
+
+   and 1-3 again in each parent folder up to the repository root (the
+   nearest folder above holding ``.git``, as ruff and markdownlint-cli2
+   look for their configuration); outside a repository only the current
+   folder is looked in, so a store in a stranger's parent folder is never
+   picked up;
+4. the current project's Claude Code memory folder (for the current folder,
+   then for the repository root),
    ``~/.claude/projects/<absolute project path, separators replaced by '-'>/memory/``;
 5. the mm root as mm spec §2 resolves it: ``$DSH_MEMORY_ROOT``, else
    ``$DSH_HOME/memory`` with ``$DSH_HOME`` defaulting to ``~/.dsh``; ``~`` and
@@ -101,11 +108,17 @@ def find_store(cwd: str | None = None, env: dict[str, str] | None = None, home: 
         NoStore: nothing found; the exception lists every place tried.
     """
     cwd = os.path.abspath(cwd or os.getcwd())
-    candidates = [("the current folder holds MEMORY.md", cwd, True),
-                  ("a workspace store at ./memory/", os.path.join(cwd, "memory"), False),
-                  ("a project Claude Code folder at ./.claude/memory/", os.path.join(cwd, ".claude", "memory"), False)]
-    for d in claude_project_dirs(cwd, home):
-        candidates.append(("this project's Claude Code memory folder", d, False))
+    folders = walk_up(cwd)
+    candidates = []
+    for k, folder in enumerate(folders):
+        up = "" if k == 0 else f" of the parent folder {folder}"
+        candidates += [("the current folder holds MEMORY.md" if k == 0 else f"the parent folder {folder} holds MEMORY.md",
+                        folder, True),
+                       (f"a workspace store at ./memory/{up}", os.path.join(folder, "memory"), False),
+                       (f"a project Claude Code folder at ./.claude/memory/{up}", os.path.join(folder, ".claude", "memory"), False)]
+    for folder in dict.fromkeys((cwd, folders[-1])):
+        for d in claude_project_dirs(folder, home):
+            candidates.append(("this project's Claude Code memory folder", d, False))
     candidates.append(("the mm root ($DSH_MEMORY_ROOT, else $DSH_HOME/memory, else ~/.dsh/memory)", mm_root(env, home), False))
     looked = []
     for how, path, need_index in candidates:
@@ -116,15 +129,45 @@ def find_store(cwd: str | None = None, env: dict[str, str] | None = None, home: 
     raise NoStore(looked)
 
 
+def repo_root(start: str) -> str | None:
+    """The nearest folder at or above ``start`` that holds ``.git`` (a folder,
+    or a file in a worktree or submodule), or ``None``."""
+    folder = os.path.abspath(start)
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def walk_up(cwd: str) -> list[str]:
+    """``cwd`` and its parents up to the repository root (:func:`repo_root`),
+    nearest first; ``[cwd]`` outside a repository."""
+    top = repo_root(cwd)
+    out = [cwd]
+    if top is None:
+        return out
+    while out[-1] != top:
+        parent = os.path.dirname(out[-1])
+        if parent == out[-1]:
+            break
+        out.append(parent)
+    return out
+
+
 def resolve_path(path: str) -> Found:
     """An explicit path: a folder, or a ``MEMORY.md`` file meaning its folder.
 
     Raises:
-        NoStore: the path does not exist or is a file other than an index.
+        NoStore: the path does not exist or is a file other than an index
+            (``looked`` is ``[("no such file or folder" | "a file, not a
+            store folder", path)]``).
     """
     full = os.path.abspath(path)
     if os.path.isdir(full):
         return Found(full, "given on the command line")
     if os.path.isfile(full) and os.path.basename(full) == "MEMORY.md":
         return Found(os.path.dirname(full), "the folder of the given MEMORY.md")
-    raise NoStore([("the given path", full)])
+    raise NoStore([("a file, not a store folder" if os.path.lexists(full) else "no such file or folder", full)])

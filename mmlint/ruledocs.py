@@ -3,6 +3,11 @@
 ``mmlint rules`` lists them, ``mmlint rule CODE|NAME`` prints one, and
 ``docs/rules.md`` is :func:`markdown` (a test fails when the file is stale:
 regenerate with ``mmlint rules --format markdown > docs/rules.md``).
+
+Rule docstrings mark code with RST double backticks. What a user reads is
+rendered for where it is read: :func:`plain` for the terminal and SARIF
+``help.text`` (no markup at all), :func:`to_markdown` for ``docs/rules.md``
+and SARIF ``help.markdown`` (markdown code spans).
 """
 
 from __future__ import annotations
@@ -29,6 +34,40 @@ LABELS = ("why", "bad", "good", "fix")
 
 
 _LABEL = re.compile(r"^(Why|Bad|Good|Fix):\s*")
+#: An RST inline literal: ````text```` (the shortest run up to the next ``````).
+_LITERAL = re.compile(r"``(.+?)``", re.S)
+
+
+def plain(text: str) -> str:
+    """``text`` with each RST literal as quoted plain text: ````MEMORY.md````
+    -> ``'MEMORY.md'`` (double quotes when the literal holds a ``'``, and
+    backticks when it holds both kinds of quote)."""
+
+    def quote(m: re.Match) -> str:
+        inner = m.group(1)
+        q = "'" if "'" not in inner else '"' if '"' not in inner else "`"
+        return f"{q}{inner}{q}"
+
+    return _LITERAL.sub(quote, text)
+
+
+def to_markdown(text: str) -> str:
+    """``text`` with RST literals as markdown code spans (a literal holding a
+    backtick gets a longer fence, CommonMark 6.1)."""
+
+    def span(m: re.Match) -> str:
+        inner = m.group(1)
+        fence = "`" * (max((len(r) for r in re.findall("`+", inner)), default=0) + 1)
+        pad = " " if inner.startswith("`") or inner.endswith("`") else ""
+        return f"{fence}{pad}{inner}{pad}{fence}"
+
+    return _LITERAL.sub(span, text)
+
+
+def anchor(r: rules.Rule) -> str:
+    """The GitHub heading anchor of ``r``'s section in ``docs/rules.md``
+    (heading ``### P101 `dangling-pointer` `` -> ``p101-dangling-pointer``)."""
+    return f"{r.code.lower()}-{r.name}"
 
 
 def sections(doc: str) -> dict[str, str]:
@@ -76,29 +115,40 @@ def listing() -> list[dict[str, Any]]:
     return out
 
 
-def explain(r: rules.Rule) -> str:
-    """Plain-text documentation of one rule."""
+def _severity(r: rules.Rule) -> str:
+    """``error`` or ``warning (error under upstream)`` for a rule whose
+    default depends on the profile."""
+    if not r.by_profile:
+        return r.severity
+    return r.severity + " (" + ", ".join(f"{sev} under {p}" for p, sev in r.by_profile) + ")"
+
+
+def explain(r: rules.Rule, render=plain) -> str:
+    """Documentation of one rule, as plain text (``render=plain``, the
+    terminal and SARIF ``help.text``) or markdown (``render=to_markdown``)."""
     s = sections(r.doc)
-    lines = [f"{r.code} {r.name} ({r.severity}; {_scope(r)})", "", s["summary"]]
+    lines = [f"{r.code} {r.name} ({_severity(r)}; {_scope(r)})", "", render(s["summary"])]
     if s["body"]:
-        lines += ["", s["body"]]
+        lines += ["", render(s["body"])]
     for label in LABELS:
         if s[label]:
-            lines += ["", f"{label.capitalize()}: {s[label]}"]
+            lines += ["", f"{label.capitalize()}: {render(s[label])}"]
     return "\n".join(lines) + "\n"
 
 
 def markdown() -> str:
-    """``docs/rules.md``: a table of every rule, then one section per family."""
+    """``docs/rules.md``: the severity principle, a table of every rule, then
+    one section per family."""
     all_rules = list(rules.load().values())
     lines = ["# mmlint rules", "",
              "Generated from the rules' own documentation by `mmlint rules --format markdown`; do not edit by hand.",
              "", f"{len(all_rules)} rules. Severity is the default; configuration may change it.", "",
+             "## Severity", "", rules.SEVERITY_PRINCIPLE, "",
              "| code | name | severity | fix | applies to | finds |", "|---|---|---|---|---|---|"]
     for r in all_rules:
-        summary = sections(r.doc)["summary"].replace("|", "\\|")
+        summary = to_markdown(sections(r.doc)["summary"]).replace("|", "\\|")
         fix = r.fix if r.fix != rules.NO_FIX else ""
-        lines.append(f"| {r.code} | `{r.name}` | {r.severity} | {fix} | {_scope(r)} | {summary} |")
+        lines.append(f"| {r.code} | `{r.name}` | {_severity(r)} | {fix} | {_scope(r)} | {summary} |")
     for fam in rules.FAMILIES:
         fam_rules = [r for r in all_rules if r.family == fam]
         if not fam_rules:
@@ -106,10 +156,10 @@ def markdown() -> str:
         lines += ["", f"## {FAMILY_TITLES.get(fam, fam)}"]
         for r in fam_rules:
             s = sections(r.doc)
-            lines += ["", f"### {r.code} `{r.name}`", "", f"*{r.severity}; {_scope(r)}*", "", s["summary"]]
+            lines += ["", f"### {r.code} `{r.name}`", "", f"*{_severity(r)}; {_scope(r)}*", "", to_markdown(s["summary"])]
             if s["body"]:
-                lines += ["", s["body"]]
+                lines += ["", to_markdown(s["body"])]
             for label in LABELS:
                 if s[label]:
-                    lines += ["", f"**{label.capitalize()}:** {s[label]}"]
+                    lines += ["", f"**{label.capitalize()}:** {to_markdown(s[label])}"]
     return "\n".join(lines) + "\n"

@@ -108,10 +108,15 @@ _ECHO_MAX = 80
 #: Characters never written raw into human-readable output: C0 and C1
 #: controls (line breaks and ESC included), DEL, the Unicode line and
 #: paragraph separators, the bidirectional controls (which reorder what a
-#: terminal shows: U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) and
-#: every surrogate (an undecodable byte kept by :func:`decode`, or a lone
-#: one). A one-character class, so escaping is one linear pass.
-UNSAFE_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+#: terminal shows: U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), the
+#: invisible format characters (zero-width space, non-joiner and joiner
+#: U+200B-U+200D, word joiner and invisible operators U+2060-U+2064, the BOM /
+#: zero-width no-break space U+FEFF: a name holding one looks like a name
+#: without it) and every surrogate (an undecodable byte kept by
+#: :func:`decode`, or a lone one). A one-character class, so escaping is one
+#: linear pass.
+UNSAFE_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+                          "\ufeff\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

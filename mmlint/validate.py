@@ -52,7 +52,9 @@ def load_schema(name: str) -> dict[str, Any]:
     """
     path = _schema_dir() / f"{name}.json"
     if not path.is_file():
-        raise KeyError(f"unknown schema {name!r}; known schemas: {', '.join(schema_names())}")
+        from mmlint.suggest import did_you_mean
+
+        raise KeyError(f"unknown schema {name!r}{did_you_mean(name, schema_names())}; known schemas: {', '.join(schema_names())}")
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -23,10 +23,12 @@ def run(*args, cwd=None):
 
 def budget(root: Path, *extra: str) -> dict:
     proc = run("budget", str(root), "--format", "json", *extra)
-    assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["format"] == "mmlint.budget/1" and len(doc["stores"]) == 1
-    return doc["stores"][0]
+    s = doc["stores"][0]
+    over = (s["index"] or {}).get("overBudget") or any(n["overBudget"] for n in s["notes"])
+    assert proc.returncode == (1 if over else 0), proc.stderr  # exit 1 exactly when over a hard cap
+    return s
 
 
 def test_mm_fields_and_key_order(tmp_path):
@@ -37,7 +39,7 @@ def test_mm_fields_and_key_order(tmp_path):
                           "overBudget": False, "overflowLines": 0, "overflowBytes": 0}
     assert list(s["index"]) == ["entries", "lines", "bytes", "lineCap", "byteCap", "overBudget", "overflowLines", "overflowBytes"]
     note = s["notes"][0]
-    assert list(note) == ["path", "slug", "bodyChars", "noteBytes", "writeBudget", "budgetUnit", "budgetUsedPct"]
+    assert list(note) == ["path", "slug", "bodyChars", "noteBytes", "writeBudget", "budgetUnit", "budgetUsedPct", "overBudget"]
     assert note["path"] == "memories/alpha.md" and note["slug"] == "alpha"
     assert note["bodyChars"] == 5 and note["writeBudget"] == 4000 and note["budgetUnit"] == "bodyChars"
     assert note["budgetUsedPct"] == 0
@@ -58,6 +60,7 @@ def test_mm_default_write_budget_comes_from_caps(tmp_path):
     (tmp_path / ".mmlint.toml").write_text("[caps]\nwrite_budget = 10\nindex_lines = 3\n", encoding="utf-8")
     s = budget(root)
     assert s["notes"][0]["writeBudget"] == 10 and s["notes"][0]["budgetUsedPct"] == 50
+    assert s["notes"][0]["overBudget"] is False
     assert s["index"]["lineCap"] == 3 and s["index"]["overBudget"] is True
     assert s["index"]["overflowLines"] == s["index"]["lines"] - 3
     assert budget(root, "--isolated")["index"]["lineCap"] == 200
@@ -134,3 +137,12 @@ def test_mm_reference_example():
 def test_json_budget_imports_no_rich(tmp_path):
     root = make_store(tmp_path / "s", MM)
     assert "rich" not in modules_after(["budget", str(root), "--format", "json"])
+
+
+def test_budget_exits_1_over_a_hard_cap_and_marks_the_note(tmp_path):
+    root = make_store(tmp_path / "s", with_(MM, MEMORY_DOT_md=MM_INDEX.replace("- **budget:** 5/4000\n", "")))
+    assert run("budget", str(root)).returncode == 0
+    (tmp_path / ".mmlint.toml").write_text("[caps]\nwrite_budget = 3\n", encoding="utf-8")
+    proc = run("budget", str(root))
+    assert proc.returncode == 1 and "100% OVER" in proc.stdout
+    assert budget(root)["notes"][0]["overBudget"] is True

@@ -48,7 +48,7 @@ def test_json_format_shape(store, tmp_path):
     assert doc["tool"]["name"] == "mmlint"
     assert doc["summary"] == {"files": 3, "errors": 2, "warnings": 0, "infos": 0}
     d = doc["diagnostics"][0]
-    assert list(d) == ["rule", "severity", "path", "range", "message", "fix"]
+    assert list(d) == ["rule", "severity", "path", "range", "message", "hint", "fix"]
     assert d["rule"] == {"id": "P101", "name": "dangling-pointer"}
     assert d["path"] == f"{root.name}/MEMORY.md"
     assert d["range"] == {"start": {"line": 3, "column": 10}, "end": {"line": 3, "column": 17}}
@@ -69,7 +69,7 @@ def test_select_and_ignore(store):
 def test_unknown_flag_and_missing_path_are_usage_errors(tmp_path):
     assert run("check", "--strict").returncode == 2
     proc = run("check", str(tmp_path / "nope"))
-    assert proc.returncode == 2 and "not a folder" in proc.stderr
+    assert proc.returncode == 2 and "no such file or folder" in proc.stderr
 
 
 def test_plain_output_when_not_a_tty(store):

@@ -152,3 +152,20 @@ def test_thousands_of_redundant_disables_and_stray_enables_stay_linear(store):
     assert "P101" not in {d.code for d in diags}
     q101 = [d for d in diags if d.code == "Q101"]
     assert len(q101) == 4999 + 5000  # redundant disables and enables that end nothing
+
+
+def test_a_code_prefix_suppresses_as_select_does(store):
+    root = store(with_(ENG, MEMORY_DOT_md=idx("- [A](a.md) — hook", "<!-- mmlint-disable-next-line P1 -->", "- [Gone](gone.md) — x")))
+    assert codes(root) & {"P101", "Q101", "Q102"} == set()
+    # a prefix that hides nothing is reported by the name written
+    root = store(with_(ENG, MEMORY_DOT_md=idx("- [A](a.md) — hook", "<!-- mmlint-disable-next-line N1 -->", "- [A2](a.md) — x")))
+    mod = dialects.get("engramory")
+    msgs = [d.message for d in rules.run(mod.read(str(root), "upstream"), mod) if d.code == "Q101"]
+    assert msgs == ["mmlint-disable-next-line hides no N1 finding here"]
+
+
+def test_unknown_suppression_code_gets_a_suggestion(store):
+    root = store(with_(ENG, MEMORY_DOT_md=idx("- [A](a.md) — hook", "<!-- mmlint-disable-next-line P1O1 -->", "- [Gone](gone.md) — x")))
+    mod = dialects.get("engramory")
+    (msg,) = [d.message for d in rules.run(mod.read(str(root), "upstream"), mod) if d.code == "Q102"]
+    assert msg == "suppression names no rule: 'P1O1' (did you mean 'P101'?)"

@@ -57,6 +57,35 @@ def add_config_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--isolated", action="store_true", help="read no configuration file")
 
 
+def add_color_option(p: argparse.ArgumentParser) -> None:
+    """``--color auto|always|never`` (see :func:`mmlint.reporters.use_color`)."""
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the text output: auto (a terminal, unless NO_COLOR is set or FORCE_COLOR forces it), "
+                        "always, never (default: auto)")
+
+
+def check_store_options(args: argparse.Namespace) -> None:
+    """Reject an unknown ``--dialect`` or ``--profile`` before any store is
+    read: a usage error for the whole command, not for one PATH.
+
+    Raises:
+        CheckError: the message lists the known names (and the closest one).
+    """
+    from mmlint import dialects
+    from mmlint.errors import CheckError
+
+    try:
+        if args.dialect is not None:
+            dialects.check_profile(args.dialect, args.profile)
+        elif args.profile is not None and not any(args.profile in dialects.get(n).PROFILES for n in dialects.names()):
+            from mmlint.suggest import did_you_mean
+
+            known = sorted({p for n in dialects.names() for p in dialects.get(n).PROFILES})
+            raise CheckError(f"unknown profile {args.profile!r}{did_you_mean(args.profile, known)}; profiles: {', '.join(known)}")
+    except dialects.UnknownDialect as exc:
+        raise CheckError(str(exc)) from None
+
+
 def say_found(found, explicit: bool) -> None:
     """Tell on stderr which store discovery chose (nothing when the user named it)."""
     if not explicit:

@@ -1,7 +1,8 @@
 """``mmlint budget``: index and per-note budget use, for any dialect.
 
 The data is :func:`mmlint.budget.document`; :mod:`mmlint.reporters.budget`
-prints it. Exit 0.
+prints it. Exit 0, or 1 when a store is over a hard cap (its index, or a
+note's write budget), 2 when the store cannot be read.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import argparse
 import os
 import sys
 
-from mmlint.commands import EXIT_OK, add_config_options, add_store_options, say_found
+from mmlint.commands import (EXIT_FINDINGS, EXIT_OK, add_color_option, add_config_options, add_store_options,
+                             check_store_options, say_found)
 
 HELP = "index and per-note budget use (the mm spec's budget() fields), for any dialect"
 
@@ -21,6 +23,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_store_options(p)
     add_config_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text", help="a table (default) or mmlint.budget/1 JSON")
+    add_color_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,11 +31,14 @@ def run(args: argparse.Namespace) -> int:
     from mmlint import api, budget
     from mmlint.reporters.budget import BudgetReporter
 
+    check_store_options(args)
     found = api.locate([args.path] if args.path else [])
     say_found(found[0], bool(args.path))
     results = api.configured([f.path for f in found], args.dialect, args.profile, config=args.config, isolated=args.isolated)
     for res, f in zip(results, found):
         res.found = f
     doc = budget.document(results, os.getcwd())
-    BudgetReporter(as_json=args.format == "json").report(doc, sys.stdout, os.getcwd())
-    return EXIT_OK
+    reporter = BudgetReporter(as_json=args.format == "json")
+    reporter.color = args.color
+    reporter.report(doc, sys.stdout, os.getcwd())
+    return EXIT_FINDINGS if budget.over_hard_cap(doc) else EXIT_OK

@@ -1,8 +1,13 @@
 """``mmlint check``: lint stores, optionally fix or diff them, report.
 
-Exit status: 0 no error-level finding, 1 findings at error level (or, with
-``--diff``, changes to show), 2 usage error or a store that could not be
-checked.
+Every PATH is checked on its own (ruff, markdownlint-cli2): one that cannot
+be checked is a ``mmlint: PATH: ...`` line on stderr and exit status 2, and
+the other paths are still checked and reported.
+
+Exit status, the highest that applies: 0 no finding at the ``--fail-on``
+level (default ``error``) or ``--exit-zero``, 1 findings at that level (or,
+with ``--diff``, changes to show), 2 usage error or a PATH that could not be
+checked (``--exit-zero`` never hides a 2).
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ import argparse
 import os
 import sys
 
-from mmlint.commands import EXIT_FINDINGS, EXIT_OK, add_config_options, add_store_options, codes, say_found
+from mmlint.commands import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, add_color_option, add_config_options, add_store_options,
+                             check_store_options, codes, say_found)
 
 HELP = "lint one or more stores"
 
@@ -40,6 +46,25 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--unsafe-fixes", action="store_true", help="also apply (with --fix, --diff) and count unsafe fixes")
     p.add_argument("--diff", action="store_true", help="print the changes --fix would make as a unified diff; write nothing "
                    "(exit 1 when there are changes)")
+    p.add_argument("--fail-on", choices=FAIL_ON, default="error",
+                   help="lowest severity that makes the exit status 1 (default: error)")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when findings are reported (2 still means "
+                   "a PATH or the command line could not be used)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print the diagnostics only: no summary, no notes on stderr "
+                   "(warnings and errors still go to stderr)")
+    add_color_option(p)
+    p.add_argument("--show-settings", action="store_true", help="print, for each store, the configuration file, dialect, "
+                   "profile and rules that apply (with their severity), then exit 0")
+
+
+#: ``--fail-on`` levels, strictest last.
+FAIL_ON = ("error", "warning", "info")
+
+
+def failing(counts: dict[str, int], fail_on: str) -> bool:
+    """Whether findings at ``fail_on`` or a higher severity were reported."""
+    keys = ("errors", "warnings", "infos")[: FAIL_ON.index(fail_on) + 1]
+    return any(counts[k] for k in keys)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,45 +77,59 @@ def run(args: argparse.Namespace) -> int:
 
         paths.append(str(resources.files("mmlint.example") / "store"))
     for code in rules.unknown_selectors(codes(args.select) | codes(args.ignore))[:1]:
-        raise api.CheckError(f"unknown rule {code!r} in --select/--ignore; 'mmlint rules' lists them")
+        from mmlint.suggest import did_you_mean, rule_names
+
+        raise api.CheckError(f"unknown rule {code!r} in --select/--ignore{did_you_mean(code, rule_names())}; "
+                             "'mmlint rules' lists them")
     if args.baseline and args.write_baseline:
         raise api.CheckError("--baseline and --write-baseline exclude each other: --write-baseline records every current finding")
+    check_store_options(args)
     options = rules.Options(select=codes(args.select), ignore=codes(args.ignore))
-    found = api.locate(paths)
-    if not paths:
-        say_found(found[0], False)
+    note = (lambda text: None) if args.quiet else (lambda text: sys.stderr.write(f"mmlint: {text}\n"))
+    if args.show_settings:
+        return _show_settings(args, paths, options)
 
     def checked() -> api.CheckResult:
-        res = api.check([f.path for f in found], args.dialect, args.profile, options, config=args.config, isolated=args.isolated)
-        for r, f in zip(res.stores, found):
-            r.found = f
+        res = api.check(paths, args.dialect, args.profile, options, config=args.config, isolated=args.isolated,
+                        keep_going=True)
         res.unsafe_fixes = args.unsafe_fixes
         return res
 
     if args.fix:
         _sweep(found)
     result = checked()
+    if not paths and result.stores:
+        say_found(result.stores[0].found, args.quiet)
     if args.diff:
-        return _diff(result, args.unsafe_fixes)
+        _say_failures(result)
+        return max(_diff(result, args.unsafe_fixes), EXIT_USAGE if result.failures else EXIT_OK)
     if args.fix:
         fixed = _fix(result, args.unsafe_fixes)
         result = checked()
         result.fixed = fixed
+    _say_failures(result)
     if args.write_baseline:
         n = baseline.write(args.write_baseline, result.stores)
-        sys.stderr.write(f"mmlint: recorded {n} finding{'' if n == 1 else 's'} in {args.write_baseline}\n")
-        return EXIT_OK
+        note(f"recorded {n} finding{'' if n == 1 else 's'} in {args.write_baseline}")
+        return EXIT_USAGE if result.failures else EXIT_OK
     if args.baseline:
         hidden = baseline.hide(result.stores, args.baseline)
         if hidden:
-            sys.stderr.write(f"mmlint: {hidden} finding{'' if hidden == 1 else 's'} hidden by the baseline {args.baseline}\n")
-    args._status = EXIT_FINDINGS if result.counts()["errors"] else EXIT_OK
+            note(f"{hidden} finding{'' if hidden == 1 else 's'} hidden by the baseline {args.baseline}")
+    status = EXIT_FINDINGS if failing(result.counts(), args.fail_on) and not args.exit_zero else EXIT_OK
+    if result.failures:
+        status = EXIT_USAGE
+        if not result.stores:
+            return status  # nothing was checked: no report, only the messages on stderr
+    args._status = status
     if args.statistics:
         from mmlint.reporters.statistics import StatisticsReporter
 
         reporter = StatisticsReporter(as_json=args.format == "json")
     else:
         reporter = reporters.get(args.format)
+        reporter.color = args.color
+        reporter.quiet = args.quiet
     if not args.output:
         reporter.report(result, sys.stdout, os.getcwd())
     else:
@@ -104,7 +143,36 @@ def run(args: argparse.Namespace) -> int:
             atomic_write(os.path.abspath(args.output), buf.getvalue().encode("utf-8", "backslashreplace"))
         except OSError as exc:
             raise api.CheckError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-    return EXIT_FINDINGS if result.counts()["errors"] else EXIT_OK
+    return status
+
+
+def _say_failures(result) -> None:
+    """One stderr line per PATH that could not be checked (the message names
+    it), and each store's warnings."""
+    for res in result.stores:
+        for text in res.warnings:
+            sys.stderr.write(f"mmlint: warning: {text}\n")
+    for _, message in result.failures:
+        sys.stderr.write(f"mmlint: {message}\n")
+
+
+def _show_settings(args: argparse.Namespace, paths: list[str], options) -> int:
+    """``--show-settings``: what ``check`` would use for each store; exit 0
+    (2 when a PATH could not be used)."""
+    from mmlint import api
+    from mmlint.reporters.settings import SettingsReporter
+
+    results, failures = [], []
+    for p in paths or [None]:
+        try:
+            results += api.configured([p] if p else [], args.dialect, args.profile, options, config=args.config,
+                                      isolated=args.isolated)
+        except api.CheckError as exc:
+            failures.append(str(exc))
+    SettingsReporter(as_json=args.format == "json").report(results, sys.stdout, os.getcwd())
+    for message in failures:
+        sys.stderr.write(f"mmlint: {message}\n")
+    return EXIT_USAGE if failures else EXIT_OK
 
 
 def _outcomes(result, unsafe: bool) -> list:

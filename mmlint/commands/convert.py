@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from mmlint import api, convert, dialects
     from mmlint.model import NOTE_FIELDS
     from mmlint.reporters.plan import PlanReporter
+    from mmlint.suggest import did_you_mean
 
     try:
         dialects.get(args.to)
@@ -58,13 +59,14 @@ def run(args: argparse.Namespace) -> int:
         field = keymap.get(key, key)
         if field not in NOTE_FIELDS:
             known = sorted(set(NOTE_FIELDS) | set(keymap))
-            raise api.CheckError(f"--default: unknown field {key!r}; fields: {', '.join(known)}")
+            raise api.CheckError(f"--default: unknown field {key!r}{did_you_mean(key, known)}; fields: {', '.join(known)}")
         defaults[field] = value
     allowed = codes(args.allow_loss)
     known = set(NOTE_FIELDS) | {"category", "slug", "extra", "index_lines", "aux"} | set(keymap)
     bad = sorted(f for f in allowed if f not in known and not f.startswith("extra:"))
     if bad:
-        raise api.CheckError(f"--allow-loss: unknown field {bad[0]!r}; fields: {', '.join(sorted(known))}, or extra:KEY")
+        raise api.CheckError(f"--allow-loss: unknown field {bad[0]!r}{did_you_mean(bad[0], known)}; "
+                             f"fields: {', '.join(sorted(known))}, or extra:KEY")
     allowed = {keymap.get(f, f) for f in allowed}
     found = api.locate([args.src])[0]
     src = api.read_store(found, args.dialect, args.source_profile)

@@ -21,6 +21,8 @@ def run(args: argparse.Namespace) -> int:
 
     r = rules.lookup(args.rule)
     if r is None:
-        raise api.CheckError(f"unknown rule {args.rule!r}; 'mmlint rules' lists them")
+        from mmlint.suggest import did_you_mean, rule_names
+
+        raise api.CheckError(f"unknown rule {args.rule!r}{did_you_mean(args.rule, rule_names())}; 'mmlint rules' lists them")
     sys.stdout.write(ruledocs.explain(r))
     return EXIT_OK

@@ -238,7 +238,9 @@ def get(name: str) -> ModuleType:
         return _loaded[name]
     target = BUILTIN.get(name) or _entry_points().get(name)
     if target is None:
-        raise UnknownDialect(f"unknown dialect {name!r}; known dialects: {', '.join(names())}")
+        from mmlint.suggest import did_you_mean
+
+        raise UnknownDialect(f"unknown dialect {name!r}{did_you_mean(name, names())}; known dialects: {', '.join(names())}")
     module = importlib.import_module(target.split(":")[0])
     _loaded[name] = module
     return module
@@ -255,7 +257,9 @@ def check_profile(dialect: str, profile: str | None) -> str | None:
         return None
     if profile not in mod.PROFILES:
         known = ", ".join(mod.PROFILES) or "none"
-        raise UnknownDialect(f"dialect {dialect!r} has no profile {profile!r}; its profiles: {known}")
+        from mmlint.suggest import did_you_mean
+
+        raise UnknownDialect(f"dialect {dialect!r} has no profile {profile!r}{did_you_mean(profile, mod.PROFILES)}; its profiles: {known}")
     return profile
 
 

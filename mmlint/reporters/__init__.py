@@ -37,8 +37,38 @@ def get(name: str) -> Any:
     return getattr(importlib.import_module(module), cls)()
 
 
+def use_color(stream: Any, mode: str = "auto", env: Any = None) -> bool:
+    """Whether to colour output on ``stream``.
+
+    ``mode`` is ``--color``: ``always`` and ``never`` decide; ``auto`` colours
+    a terminal, except that a non-empty ``NO_COLOR`` turns colour off
+    (no-color.org) and otherwise a ``FORCE_COLOR`` other than empty, ``0`` or
+    ``false`` turns it on even when the stream is not a terminal.
+    """
+    import os
+
+    if mode == "always":
+        return True
+    if mode == "never":
+        return False
+    env = os.environ if env is None else env
+    if env.get("NO_COLOR"):
+        return False
+    if env.get("FORCE_COLOR", "").strip().lower() not in ("", "0", "false"):
+        return True
+    return bool(hasattr(stream, "isatty") and stream.isatty())
+
+
 class Reporter:
-    """Base class: ``report(result, stream, cwd)`` writes one check result."""
+    """Base class: ``report(result, stream, cwd)`` writes one check result.
+
+    ``color`` (``--color``: ``auto``, ``always``, ``never``) and ``quiet``
+    (``--quiet``: diagnostics only) are set by the command; reporters of
+    machine formats ignore both.
+    """
+
+    color: str = "auto"
+    quiet: bool = False
 
     def report(self, result: Any, stream: TextIO, cwd: str) -> None:  # pragma: no cover - interface
         """Write ``result`` (a :class:`mmlint.api.CheckResult`) to ``stream``;
@@ -65,13 +95,14 @@ class Located:
 
 def located(result: Any, cwd: str) -> list[Located]:
     """Every diagnostic of ``result`` (a :class:`mmlint.api.CheckResult`) with
-    its display path, in report order: path, line, rule code, column,
-    message. Every reporter prints in this order."""
+    its display path, in report order: path, line, column, rule code,
+    message (findings on one line read left to right). Every reporter
+    prints in this order."""
     from mmlint.api import display_path
 
     items = [Located(display_path(res.found.path, d.span, cwd), d, res)
              for res in result.stores for d in res.diagnostics]
-    items.sort(key=lambda x: (x.path, x.diagnostic.span.line, x.diagnostic.code, x.diagnostic.span.column,
+    items.sort(key=lambda x: (x.path, x.diagnostic.span.line, x.diagnostic.span.column, x.diagnostic.code,
                               x.diagnostic.message))
     return items
 

@@ -3,17 +3,17 @@
 Text: per store, a summary (dialect and profile, index use against its caps
 with ``OVER BUDGET`` when a hard cap is exceeded, anomalies), then a table of
 notes (body chars, note bytes, budget, used). Tables are drawn with rich on a
-terminal (unless ``NO_COLOR``), aligned plain text otherwise. JSON: the
+terminal (see :func:`mmlint.reporters.use_color`), aligned plain text
+otherwise; a note over its write budget is marked ``OVER``. JSON: the
 document as :func:`mmlint.budget.document` builds it.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from typing import Any, TextIO
 
-from mmlint.reporters import Reporter
+from mmlint.reporters import Reporter, use_color
 
 
 def _n(value: int | None) -> str:
@@ -48,6 +48,8 @@ def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     for n in report["notes"]:
         budget = f"{_n(n['writeBudget'])} {unit_word[n['budgetUnit']]}" if n["budgetUnit"] else "-"
         pct = f"{n['budgetUsedPct']}%" if n["budgetUsedPct"] is not None else "-"
+        if n.get("overBudget"):
+            pct += " OVER"
         table.append([safe_path_text(n["path"]), _n(n["bodyChars"]), _n(n["noteBytes"]), budget, pct])
     return head, table
 
@@ -55,9 +57,11 @@ def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
 COLUMNS = ("note", "body chars", "note bytes", "budget", "used")
 
 
-def print_text(doc: dict[str, Any], stream: TextIO) -> None:
-    """Tables: rich on a terminal (unless ``NO_COLOR``), aligned plain text otherwise."""
-    color = hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
+def print_text(doc: dict[str, Any], stream: TextIO, color_mode: str = "auto") -> None:
+    """Tables: rich when :func:`mmlint.reporters.use_color` says so
+    (``--color``, ``NO_COLOR``, ``FORCE_COLOR``, a terminal), aligned plain
+    text otherwise."""
+    color = use_color(stream, color_mode)
     for k, report in enumerate(doc["stores"]):
         head, table = rows(report)
         if k:
@@ -66,7 +70,7 @@ def print_text(doc: dict[str, Any], stream: TextIO) -> None:
             from rich.console import Console
             from rich.table import Table
 
-            console = Console(file=stream, highlight=False)
+            console = Console(file=stream, highlight=False, force_terminal=True)
             for line in head:
                 console.print(line, markup=False)
             t = Table(*COLUMNS)
@@ -100,4 +104,4 @@ class BudgetReporter(Reporter):
         if self.as_json:
             stream.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
         else:
-            print_text(result, stream)
+            print_text(result, stream, self.color)

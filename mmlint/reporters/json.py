@@ -9,10 +9,12 @@ Shape::
                       "severity": "error", "path": "store/MEMORY.md",
                       "range": {"start": {"line": 3, "column": 12},
                                 "end": {"line": 3, "column": 24}},
-                      "message": "...", "fix": null}]}
+                      "message": "...", "hint": "..." | null, "fix": null}]}
 
-Paths are POSIX and relative to the current directory; diagnostics are
-sorted by path, then line, then rule id. Lines and columns are 1-based,
+``hint`` (what to do about it, or ``null``) was added to the DESIGN shape;
+consumers that ignore unknown keys read it unchanged. Paths are POSIX and
+relative to the current directory; diagnostics are sorted by path, then
+line, then column, then rule id. Lines and columns are 1-based,
 columns count code points. The text is UTF-8 (see :func:`dumps` for the few
 characters written as ``\\u`` escapes).
 """
@@ -59,6 +61,7 @@ def diagnostic_dict(item: Located) -> dict[str, Any]:
         "path": item.path,
         "range": {"start": {"line": s.line, "column": s.column}, "end": {"line": end_line, "column": end_col}},
         "message": d.message,
+        "hint": d.hint,
         "fix": d.fix,
     }
 

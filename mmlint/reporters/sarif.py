@@ -4,13 +4,17 @@ One run. ``tool.driver`` names mmlint and its version (plus
 ``informationUri`` when the installed package declares a home page) and
 lists, sorted by code, every rule that produced a result: ``id`` (the code),
 ``name``, ``shortDescription`` (the doc's first paragraph),
-``fullDescription`` and ``help`` (the whole doc), each at most 1,024
-characters, and ``defaultConfiguration.level`` from the rule's default
-severity. Severities map error -> ``error``, warning -> ``warning``, info ->
+``fullDescription`` and ``help.text`` (the whole doc as plain text, no RST
+markup), each at most 1,024 characters, ``help.markdown`` (the doc as
+markdown, as ``docs/rules.md`` shows it), ``helpUri`` (the rule's section of
+``docs/rules.md``: under the declared home page when there is one, else
+relative to the repository) and ``defaultConfiguration.level`` from the
+rule's default severity. Severities map error -> ``error``, warning -> ``warning``, info ->
 ``note``; a result's ``level`` is its stamped severity.
 
 Each result has ``ruleId``, ``ruleIndex`` (into ``driver.rules``), ``level``,
-``message.text`` and one location: the path relative to the current directory
+``message.text`` (the message, then ``hint: ...`` on a second line when the
+rule gave one; ``properties.hint`` holds the hint alone) and one location: the path relative to the current directory
 as a percent-encoded relative URI, and a region with 1-based ``startLine``
 and ``startColumn``, plus ``endLine``/``endColumn`` (end column exclusive)
 when the rule gave them; without them SARIF readers take the region to run to
@@ -49,18 +53,30 @@ def _bounded(text: str) -> str:
     return text if len(text) <= TEXT_MAX else text[:TEXT_MAX - 3] + "..."
 
 
-def rule_descriptor(rule: Any) -> dict[str, Any]:
-    """The SARIF ``reportingDescriptor`` for a :class:`mmlint.rules.Rule`."""
-    import inspect
+#: Where the rule docs live in the repository.
+RULES_DOC = "docs/rules.md"
 
-    doc = inspect.cleandoc(rule.doc)
-    first = rule.summary
+
+def help_uri(rule: Any, homepage: str | None = None) -> str:
+    """The URI of ``rule``'s section of ``docs/rules.md``."""
+    from mmlint.ruledocs import anchor
+
+    base = f"{homepage.rstrip('/')}/blob/main/{RULES_DOC}" if homepage else RULES_DOC
+    return f"{base}#{anchor(rule)}"
+
+
+def rule_descriptor(rule: Any, homepage: str | None = None) -> dict[str, Any]:
+    """The SARIF ``reportingDescriptor`` for a :class:`mmlint.rules.Rule`
+    (``homepage``: the package's declared home page, for ``helpUri``)."""
+    from mmlint.ruledocs import explain, plain, to_markdown
+
     return {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": _bounded(first)},
-        "fullDescription": {"text": _bounded(doc)},
-        "help": {"text": _bounded(doc)},
+        "shortDescription": {"text": _bounded(plain(rule.summary))},
+        "fullDescription": {"text": _bounded(explain(rule).rstrip("\n"))},
+        "help": {"text": _bounded(explain(rule).rstrip("\n")), "markdown": explain(rule, to_markdown).rstrip("\n")},
+        "helpUri": help_uri(rule, homepage),
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
     }
 
@@ -133,22 +149,25 @@ def document(result: Any, cwd: str) -> dict[str, Any]:
             region["endColumn"] = s.end_column
         fp = fingerprint(d.code, item.path, _line_text(item, cache), d.message)
         seen[fp] = seen.get(fp, 0) + 1
-        results.append({
+        entry: dict[str, Any] = {
             "ruleId": d.code,
             "ruleIndex": index[d.code],
             "level": LEVELS[d.severity],
-            "message": {"text": d.message},
+            "message": {"text": d.message + (f"\nhint: {d.hint}" if d.hint else "")},
             "locations": [{"physicalLocation": {
                 "artifactLocation": {"uri": _uri(item.path)},
                 "region": region,
             }}],
             "partialFingerprints": {"primaryLocationLineHash": f"{fp}:{seen[fp]}"},
-        })
+        }
+        if d.hint:
+            entry["properties"] = {"hint": d.hint}
+        results.append(entry)
     driver: dict[str, Any] = {"name": "mmlint", "version": __version__}
     homepage = _homepage()
     if homepage:
         driver["informationUri"] = homepage
-    driver["rules"] = [rule_descriptor(registry[code]) for code in codes]
+    driver["rules"] = [rule_descriptor(registry[code], homepage) for code in codes]
     return {"$schema": SCHEMA, "version": "2.1.0",
             "runs": [{"tool": {"driver": driver}, "columnKind": "unicodeCodePoints", "results": results}]}
 

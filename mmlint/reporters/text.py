@@ -3,17 +3,18 @@
 ``path:line:column: CODE severity message`` (ruff's layout; ``CODE [*]``
 when ``--fix`` would fix it, ruff's mark), then
 ``  hint: ...`` when the rule has one, then one line per store naming its
-dialect and profile, then the totals and ruff's fix footer. Coloured with rich on a terminal;
-plain (and rich never imported) when the stream is not a TTY or ``NO_COLOR``
-is set. Store text in messages is already quoted and escaped by the rules.
+dialect and profile, then the totals and ruff's fix footer (``--quiet``: the diagnostic and hint
+lines only). Coloured with rich when :func:`mmlint.reporters.use_color`
+says so (``--color``, ``NO_COLOR``, ``FORCE_COLOR``, a terminal); plain, and
+rich never imported, otherwise. Store text in messages is already quoted
+and escaped by the rules.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any, TextIO
 
-from mmlint.reporters import Reporter, located, store_path
+from mmlint.reporters import Reporter, located, store_path, use_color
 from mmlint.textutil import safe_path_text
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -43,9 +44,12 @@ def lines(result: Any, cwd: str) -> list[tuple[str, str, str]]:
         rows.append(("store", f"{where}: {res.dialect}{prof}, {_plural(res.files, 'file')}: "
                               f"{_plural(e, 'error')}, {_plural(w, 'warning')}, {i} info", ""))
     c = result.counts()
+    failed = len(getattr(result, "failures", ()))
+    if failed:
+        rows.append(("total", f"{_plural(failed, 'path')} could not be checked (reported on stderr).", ""))
     if c["errors"] or c["warnings"] or c["infos"]:
         rows.append(("total", f"Found {_plural(c['errors'], 'error')}, {_plural(c['warnings'], 'warning')} and {c['infos']} info in {_plural(c['files'], 'file')}.", ""))
-    else:
+    elif not failed:
         rows.append(("total", f"All checks passed ({_plural(c['files'], 'file')}).", ""))
     if result.fixed:
         rows.append(("total", f"Fixed {_plural(result.fixed, 'finding')}.", ""))
@@ -71,15 +75,16 @@ class TextReporter(Reporter):
     def report(self, result: Any, stream: TextIO, cwd: str) -> None:
         """Write :func:`lines` for ``result`` to ``stream``, coloured on a TTY."""
         rows = lines(result, cwd)
-        color = hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
-        if not color:
+        if self.quiet:
+            rows = [r for r in rows if r[0] in ("diag", "hint")]
+        if not use_color(stream, self.color):
             for _, text, _ in rows:
                 stream.write(text.replace("\x00", " ") + "\n")
             return
         from rich.console import Console
         from rich.markup import escape
 
-        console = Console(file=stream, highlight=False, soft_wrap=True)
+        console = Console(file=stream, highlight=False, soft_wrap=True, force_terminal=True)
         for kind, text, sev in rows:
             if kind == "diag":
                 loc, code, sevword, msg = text.split("\x00", 3)

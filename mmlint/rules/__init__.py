@@ -42,6 +42,16 @@ SAFE = "safe"
 UNSAFE = "unsafe"
 NO_FIX = "none"
 
+#: The one principle every default severity follows (``docs/rules.md``
+#: prints it; DESIGN "Rules and reports").
+SEVERITY_PRINCIPLE = (
+    "Severity follows the tool that owns the store. **error**: the owning tool refuses to load, write or save "
+    "it under that dialect or profile (the upstream doctor fails the store, the mm reference throws, the "
+    "workspace plugin refuses the save, Claude Code cannot parse the frontmatter), or a memory is lost (never "
+    "loaded, cut off, unreachable). **warning**: the tool tolerates it, but it or a reader would misread it, "
+    "or the next save silently changes it. **info**: advice; nothing is lost or misread. Where profiles of a "
+    "dialect disagree, the rule's severity depends on the profile, shown as \"warning (error under upstream)\".")
+
 #: Rule family modules, in documentation order.
 FAMILIES = ("store", "index", "pointers", "naming", "frontmatter", "caps", "mm", "interop", "suppressions")
 
@@ -62,6 +72,9 @@ class Rule:
         doc: the docstring (the rule's documentation).
         fix: :data:`SAFE`, :data:`UNSAFE` or :data:`NO_FIX`; what the doc's
             ``Fix:`` section says, and the only applicability its fixes have.
+        by_profile: ``(profile, severity)`` pairs: the default severity per
+            engramory profile where it differs from ``severity`` (the owning tool of that profile refuses what
+            another tolerates; see ``SEVERITY_PRINCIPLE``).
     """
 
     code: str
@@ -73,12 +86,21 @@ class Rule:
     func: Callable[["Context"], Iterable["Finding"]] | None
     doc: str
     fix: str = NO_FIX
+    by_profile: tuple[tuple[str, str], ...] = ()
 
     @property
     def summary(self) -> str:
         """The doc's first paragraph on one line: what the rule finds."""
         first = inspect.cleandoc(self.doc).split("\n\n", 1)[0]
         return " ".join(first.split())
+
+    def severity_in(self, profile: str | None) -> str:
+        """The default severity under ``profile``: :attr:`by_profile` when it
+        names the profile, else :attr:`severity`."""
+        for name, sev in self.by_profile:
+            if name == profile:
+                return sev
+        return self.severity
 
     def applies(self, dialect: str, profile: str | None) -> bool:
         """Whether the rule runs on a store of this dialect and profile."""
@@ -141,9 +163,10 @@ class Diagnostic:
     anchor: str | None = None
 
     def sort_key(self) -> tuple:
-        """The report order (DESIGN "Rules and reports"): path, line, rule
-        code, then column and message to make it total."""
-        return (self.span.path, self.span.line, self.code, self.span.column, self.message)
+        """The report order: path, line, column, rule code, then message to
+        make it total (DESIGN "Rules and reports" orders by path, line and
+        rule id; findings on one line are read left to right, as ruff does)."""
+        return (self.span.path, self.span.line, self.span.column, self.code, self.message)
 
 
 @dataclass
@@ -195,25 +218,28 @@ _loaded = False
 
 
 def rule(code: str, name: str, severity: str, dialects: Iterable[str] | None = None,
-         profiles: Iterable[str] | None = None, fix: str = NO_FIX) -> Callable[[Callable], Callable]:
-    """Register a rule function (see module docs); ``fix`` is its fix safety.
+         profiles: Iterable[str] | None = None, fix: str = NO_FIX,
+         by_profile: dict[str, str] | None = None) -> Callable[[Callable], Callable]:
+    """Register a rule function (see module docs); ``fix`` is its fix safety;
+    ``by_profile`` maps an engramory profile to the default severity there
+    when it differs from ``severity``.
 
     Raises:
         ValueError: a code or name registered twice, a bad severity or fix safety.
     """
 
     def deco(func: Callable) -> Callable:
-        _register(code, name, severity, dialects, profiles, func, func.__doc__ or "", func.__module__, fix)
+        _register(code, name, severity, dialects, profiles, func, func.__doc__ or "", func.__module__, fix, by_profile)
         return func
 
     return deco
 
 
 def reader_rule(code: str, name: str, severity: str, doc: str, dialects: Iterable[str] | None = None,
-                profiles: Iterable[str] | None = None) -> None:
+                profiles: Iterable[str] | None = None, by_profile: dict[str, str] | None = None) -> None:
     """Register a rule with no check function: its findings come from a
     reader :class:`Problem` or from the engine itself (suppressions)."""
-    _register(code, name, severity, dialects, profiles, None, inspect.cleandoc(doc), _caller_module(), NO_FIX)
+    _register(code, name, severity, dialects, profiles, None, inspect.cleandoc(doc), _caller_module(), NO_FIX, by_profile)
 
 
 def _caller_module() -> str:
@@ -222,16 +248,17 @@ def _caller_module() -> str:
     return sys._getframe(2).f_globals.get("__name__", "")
 
 
-def _register(code, name, severity, dialects, profiles, func, doc, module, fix) -> None:
-    if severity not in SEVERITIES:
-        raise ValueError(f"rule {code}: bad severity {severity!r}")
+def _register(code, name, severity, dialects, profiles, func, doc, module, fix, by_profile=None) -> None:
+    if severity not in SEVERITIES or any(v not in SEVERITIES for v in (by_profile or {}).values()):
+        raise ValueError(f"rule {code}: bad severity {severity!r} / {by_profile!r}")
     if fix not in (SAFE, UNSAFE, NO_FIX):
         raise ValueError(f"rule {code}: bad fix safety {fix!r}")
     if code in REGISTRY or name in _BY_NAME:
         raise ValueError(f"rule {code} {name}: code or name registered twice")
     family = module.rsplit(".", 1)[-1]
     REGISTRY[code] = Rule(code, name, severity, frozenset(dialects) if dialects else None,
-                          frozenset(profiles) if profiles else None, family, func, doc, fix)
+                          frozenset(profiles) if profiles else None, family, func, doc, fix,
+                          tuple(sorted((by_profile or {}).items())))
     _BY_NAME[name] = code
 
 
@@ -292,7 +319,7 @@ def _path_ignored(r: Rule, store: Store, options: Options, path: str) -> bool:
 
 def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diagnostic]:
     """Run every applicable rule on ``store``; diagnostics sorted by path,
-    line, rule code, column (:meth:`Diagnostic.sort_key`). Paths stay
+    line, column, rule code (:meth:`Diagnostic.sort_key`). Paths stay
     store-relative.
 
     Findings in files that ``per-path-ignores`` exempt from their rule are
@@ -307,14 +334,14 @@ def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diag
         if not runs_on(r, store, options) or r.func is None:
             continue
         for f in r.func(ctx):
-            out.append(_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor))
+            out.append(_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store.profile))
     for p in store.problems:
         r = rules.get(p.code)
         if r is None:
             raise KeyError(f"reader problem with unregistered rule code {p.code}")
         if not runs_on(r, store, options):
             continue
-        d = _stamp(r, p.span, p.message, p.hint, None, options)
+        d = _stamp(r, p.span, p.message, p.hint, None, options, None, store.profile)
         if p.severity and p.code not in options.severity and r.name not in options.severity:
             d.severity = p.severity
         out.append(d)
@@ -326,15 +353,21 @@ def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diag
     return out
 
 
-def stamp(r: Rule, span: Span, message: str, options: Options) -> Diagnostic:
-    """A diagnostic of rule ``r`` with the configured severity (for findings
-    the engine makes itself)."""
-    return _stamp(r, span, message, None, None, options)
+def stamp(r: Rule, span: Span, message: str, options: Options, profile: str | None = None) -> Diagnostic:
+    """A diagnostic of rule ``r`` with the configured severity under
+    ``profile`` (for findings the engine makes itself)."""
+    return _stamp(r, span, message, None, None, options, None, profile)
+
+
+def severity_for(r: Rule, profile: str | None, options: Options) -> str:
+    """The severity rule ``r`` reports with: the configured one (by code or
+    name), else the rule's default for ``profile`` (:meth:`Rule.severity_in`)."""
+    return options.severity.get(r.code) or options.severity.get(r.name) or r.severity_in(profile)
 
 
 def _stamp(r: Rule, span: Span, message: str, hint: str | None, fix: Fix | None, options: Options,
-           anchor: str | None = None) -> Diagnostic:
-    severity = options.severity.get(r.code) or options.severity.get(r.name) or r.severity
+           anchor: str | None = None, profile: str | None = None) -> Diagnostic:
+    severity = severity_for(r, profile, options)
     if fix is not None and r.fix == NO_FIX:
         raise ValueError(f"rule {r.code} yielded a fix but declares no fix safety")
     from mmlint.textutil import printable

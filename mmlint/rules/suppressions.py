@@ -2,7 +2,8 @@
 
 A suppression is an HTML comment, so it never renders and every markdown tool
 ignores it. Forms (codes are rule codes or names, separated by commas or
-spaces; no codes means every rule)::
+spaces; a code prefix such as ``P1`` names every rule whose code starts with
+it, as ``--select`` does; no codes means every rule)::
 
     <!-- mmlint-disable [CODES] -->            from this line to a matching enable
     <!-- mmlint-enable [CODES] -->             ends a disable from the next line on
@@ -80,6 +81,8 @@ class Directive:
         codes: rule codes named (``None``: no codes, meaning every rule).
         unknown: names given that are no rule, in order, deduplicated.
         used: codes it hid a finding of (``"*"`` for a code-less directive).
+        groups: each known name as written (a code, a name or a code
+            prefix) -> the codes it stands for; Q101 judges each name.
     """
 
     path: str
@@ -91,6 +94,7 @@ class Directive:
     unknown: list[str] = field(default_factory=list)
     used: set[str] = field(default_factory=set)
     closed_something: bool = False
+    groups: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -175,14 +179,28 @@ def parse(path: str, text: str) -> tuple[list[Directive], list[tuple[int, int, s
             continue
         known: set[str] = set()
         unknown: dict[str, None] = {}
+        groups: dict[str, frozenset[str]] = {}
         for n in dict.fromkeys(names):
             r = lookup(n)
-            if r is None:
+            codes = frozenset((r.code,)) if r is not None else _prefix_codes(n)
+            if not codes:
                 unknown[n] = None
             else:
-                known.add(r.code)
-        directives.append(Directive(path, line, end_line, column, kind, frozenset(known), list(unknown)))
+                known |= codes
+                groups[r.code if r is not None else n.upper()] = codes
+        directives.append(Directive(path, line, end_line, column, kind, frozenset(known), list(unknown), groups=groups))
     return directives, malformed
+
+
+def _prefix_codes(selector: str) -> frozenset[str]:
+    """The codes a code prefix (``P``, ``P1``: at most three characters, as
+    :func:`mmlint.rules.matches` takes them) names; empty for anything else.
+    Suppression rules (``Q``) are never named by a prefix."""
+    from mmlint.rules import load, matches
+
+    if not 0 < len(selector) < 4:
+        return frozenset()
+    return frozenset(r.code for r in load().values() if matches(r, [selector]) and not r.code.startswith(FAMILY_PREFIX))
 
 
 def regions(directives: list[Directive]) -> list[Region]:
@@ -301,7 +319,7 @@ def _findings(ctx: Context, by_path: dict[str, list[Directive]], malformed: list
     def emit(code: str, path: str, line: int, col: int, message: str) -> None:
         r = rules[code]
         if runs_on(r, store, options, path):
-            out.append(stamp(r, Span(path, line, col), message, options))
+            out.append(stamp(r, Span(path, line, col), message, options, store.profile))
 
     for path, line, col, word in malformed:
         emit("Q103", path, line, col, f"{echo(word, _ECHO)} is not an mmlint directive; use one of {', '.join(DIRECTIVES)}")
@@ -310,7 +328,10 @@ def _findings(ctx: Context, by_path: dict[str, list[Directive]], malformed: list
             if d.unknown:
                 shown = ", ".join(echo(u, _ECHO) for u in d.unknown[:_SHOWN])
                 more = f" and {len(d.unknown) - _SHOWN} more" if len(d.unknown) > _SHOWN else ""
-                emit("Q102", path, d.line, d.column, f"suppression names no rule: {shown}{more}")
+                from mmlint.suggest import did_you_mean, rule_names
+
+                hint = did_you_mean(d.unknown[0], rule_names()) if len(d.unknown) == 1 else ""
+                emit("Q102", path, d.line, d.column, f"suppression names no rule: {shown}{more}{hint}")
             unused = _unused(ctx, d)
             if unused:
                 emit("Q101", path, d.line, d.column, unused)
@@ -328,7 +349,8 @@ def _unused(ctx: Context, d: Directive) -> str | None:
     if d.codes is None:
         return None if d.used else f"{what} hides nothing here"
     rules = load()
-    idle = sorted(c for c in d.codes if c not in d.used and runs_on(rules[c], ctx.store, ctx.options, d.path))
+    idle = sorted(name for name, codes in d.groups.items()
+                  if not codes & d.used and any(runs_on(rules[c], ctx.store, ctx.options, d.path) for c in codes))
     if not idle:
         return None
     return f"{what} hides no {', '.join(idle)} finding here"

@@ -28,6 +28,7 @@ from conftest import CORPUS, needs_corpus
 from mmlint import __version__, reporters, rules
 from mmlint.api import CheckResult
 from mmlint.reporters.sarif import rule_descriptor
+from mmlint.ruledocs import plain
 
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 #: RFC 3986 characters a relative-path reference may hold once percent-encoded.
@@ -86,7 +87,10 @@ def test_rules_listed_are_exactly_those_that_fired_with_their_defaults():
         rule = registry[r["id"]]
         assert r["name"] == rule.name
         assert r["defaultConfiguration"]["level"] == LEVELS[rule.severity]
-        assert r["shortDescription"]["text"].startswith(rule.summary)
+        assert r["shortDescription"]["text"].startswith(plain(rule.summary))
+        assert "``" not in r["help"]["text"] and "``" not in r["fullDescription"]["text"]  # plain text, no RST
+        assert r["help"]["markdown"].startswith(f"{rule.code} {rule.name}")
+        assert r["helpUri"].endswith(f"docs/rules.md#{rule.code.lower()}-{rule.name}")
 
 
 def test_results_follow_the_diagnostics():
@@ -95,7 +99,9 @@ def test_results_follow_the_diagnostics():
     assert len(results) == len(items)
     for res, item in zip(results, items):
         d = item.diagnostic
-        assert res["ruleId"] == d.code and res["message"]["text"] == d.message
+        assert res["ruleId"] == d.code
+        assert res["message"]["text"] == d.message + (f"\nhint: {d.hint}" if d.hint else "")
+        assert res.get("properties", {}).get("hint") == d.hint
         assert res["level"] == LEVELS[d.severity]  # the stamped severity, not the rule default
         loc = res["locations"][0]["physicalLocation"]
         assert unquote_to_bytes(loc["artifactLocation"]["uri"]) == item.path.encode("utf-8", "surrogateescape")
@@ -148,8 +154,9 @@ def test_long_rule_doc_is_bounded():
 
 def test_rule_summary_spanning_two_doc_lines_is_kept_whole():
     d = rule_descriptor(rules.load()["N103"])
-    assert d["shortDescription"]["text"] == ("A note's ``name:`` differs from its file name beyond the tolerated "
-                                             "differences (case, ``_`` vs ``-``, a type prefix matching ``type``).")
+    assert d["shortDescription"]["text"] == ("A note's 'name:' differs from its file name beyond the tolerated "
+                                             "differences (case, '_' vs '-', a type prefix matching 'type').")
+    assert "`_` vs `-`" in d["help"]["markdown"]
 
 
 def sarif_check(root, cwd) -> list[dict]:
