@@ -168,7 +168,7 @@ def ascii_console(tmp: Path, _mp) -> None:
 def missing_path(tmp: Path, _mp) -> None:
     """Case 7, nearest verdict: a store path that does not exist is exit 2."""
     proc = _cli("check", str(tmp / "nowhere"))
-    assert proc.returncode == 2 and "not a folder" in proc.stderr
+    assert proc.returncode == 2 and "no such file or folder" in proc.stderr
 
 
 def unknown_flags(tmp: Path, _mp) -> None:
