@@ -61,7 +61,8 @@ class CheckResult:
     applicable (``--unsafe-fixes``); ``fixed`` is how many findings
     ``--fix`` resolved before the stores were checked again. ``failures``
     lists ``(path, message)`` for each PATH that could not be checked
-    (``check(..., keep_going=True)``); the message names the path.
+    (``check(..., keep_going=True)``); the message names the path and is
+    escaped for a terminal (:meth:`mmlint.errors.CheckError.shown`).
     """
 
     stores: list[StoreResult]
@@ -240,7 +241,7 @@ def check(paths: list[str], dialect: str | None = None, profile: str | None = No
             try:
                 results += configured([p], dialect, profile, options, cwd, config, isolated)
             except CheckError as exc:
-                failures.append((p, str(exc)))
+                failures.append((p, exc.shown()))
     for res in results:
         res.diagnostics = lint(res.store, res.options)
     return CheckResult(results, failures=failures)

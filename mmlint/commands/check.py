@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         return res
 
     if args.fix:
-        _sweep(found)
+        _sweep(_locatable(paths))
     result = checked()
     if not paths and result.stores:
         say_found(result.stores[0].found, args.quiet)
@@ -168,7 +168,7 @@ def _show_settings(args: argparse.Namespace, paths: list[str], options) -> int:
             results += api.configured([p] if p else [], args.dialect, args.profile, options, config=args.config,
                                       isolated=args.isolated)
         except api.CheckError as exc:
-            failures.append(str(exc))
+            failures.append(exc.shown())
     SettingsReporter(as_json=args.format == "json").report(results, sys.stdout, os.getcwd())
     for message in failures:
         sys.stderr.write(f"mmlint: {message}\n")
@@ -202,6 +202,21 @@ def _diff(result, unsafe: bool) -> int:
     fixed = sum(o.fixed for o in outcomes)
     sys.stderr.write(f"mmlint: {fixed} fix{'' if fixed == 1 else 'es'} would change {files} file{'' if files == 1 else 's'}; nothing written\n")
     return EXIT_FINDINGS if files else EXIT_OK
+
+
+def _locatable(paths: list[str]) -> list:
+    """The :class:`mmlint.discover.Found` of each PATH that names a store
+    folder (the discovered one without PATHs); the others are reported by
+    the check itself."""
+    from mmlint import api
+
+    out = []
+    for p in paths or [None]:
+        try:
+            out += api.locate([p] if p else [])
+        except api.CheckError:
+            pass
+    return out
 
 
 def _sweep(found) -> None:
