@@ -8,7 +8,7 @@ before ``mmlint.toml`` before a ``pyproject.toml`` with an ``mmlint`` table;
 a ``pyproject.toml`` without one is passed over). Nothing is merged
 implicitly: ``extend = "path"`` inherits another file, whose keys this file
 overrides (``select``, ``ignore``, ``dialect``, ``profile`` replace;
-``severity``, ``caps`` and ``per-path-ignores`` merge key by key).
+``severity``, ``caps``, ``hygiene`` and ``per-path-ignores`` merge key by key).
 
 Keys are described by ``schemas/config.json`` (draft 2020-12), which every
 file is validated against; rule codes, dialects and profiles are checked
@@ -141,6 +141,7 @@ class Config:
     dialect: str | None = None
     profile: str | None = None
     caps: dict[str, int] = field(default_factory=dict)
+    hygiene: dict[str, Any] = field(default_factory=dict)
 
     def options(self, cli: Any = None) -> Any:
         """:class:`mmlint.rules.Options` for this configuration with the
@@ -152,7 +153,8 @@ class Config:
                        ignore=set(self.ignore) | set(cli.ignore),
                        severity={**self.severity, **cli.severity},
                        caps={**self.caps, **cli.caps},
-                       per_path_ignores=list(self.per_path_ignores) + list(cli.per_path_ignores))
+                       per_path_ignores=list(self.per_path_ignores) + list(cli.per_path_ignores),
+                       hygiene={**self.hygiene, **getattr(cli, "hygiene", {})})
 
     def store_choice(self, dialect: str | None, profile: str | None) -> tuple[str | None, str | None]:
         """The ``(dialect, profile)`` to read a store with: the command
@@ -247,6 +249,7 @@ def load(path: str, confine: str | None = None) -> Config:
     conf.dialect = raw.get("dialect")
     conf.profile = raw.get("profile")
     conf.caps = raw.get("caps", {})
+    conf.hygiene = raw.get("hygiene", {})
     conf.severity = raw.get("severity", {})
     conf.per_path_ignores = [PathIgnore(base, pattern, frozenset(codes)) for (base, pattern), codes in raw.get("per-path-ignores", {}).items()]
     if conf.dialect and conf.profile:
@@ -333,7 +336,7 @@ def _resolve(path: str, chain: list[str], confine: str | None = None) -> dict[st
     base = _resolve(os.path.abspath(target), chain + [path], confine)
     merged = dict(base)
     for key, value in own.items():
-        merged[key] = {**base.get(key, {}), **value} if key in ("severity", "caps", "per-path-ignores") else value
+        merged[key] = {**base.get(key, {}), **value} if key in ("severity", "caps", "per-path-ignores", "hygiene") else value
     return merged
 
 
@@ -387,6 +390,8 @@ def _check(path: str, table: dict[str, Any]) -> dict[str, Any]:
         out["profile"] = table["profile"]
     if "caps" in table:
         out["caps"] = dict(table["caps"])
+    if "hygiene" in table:
+        out["hygiene"] = dict(table["hygiene"])
     return out
 
 

@@ -53,7 +53,7 @@ SEVERITY_PRINCIPLE = (
     "dialect disagree, the rule's severity depends on the profile, shown as \"warning (error under upstream)\".")
 
 #: Rule family modules, in documentation order.
-FAMILIES = ("store", "index", "pointers", "naming", "frontmatter", "caps", "mm", "interop", "suppressions")
+FAMILIES = ("store", "index", "pointers", "naming", "frontmatter", "caps", "mm", "interop", "hygiene", "suppressions")
 
 
 @dataclass(frozen=True)
@@ -203,6 +203,8 @@ class Options:
         caps: cap overrides, e.g. ``{"index_lines": 150}``.
         per_path_ignores: :class:`mmlint.config.PathIgnore` objects: rules
             to skip in the files a glob matches.
+        hygiene: settings of the hygiene rules (``[tool.mmlint.hygiene]``,
+            :data:`mmlint.rules.hygiene.DEFAULTS`); absent keys take the default.
     """
 
     select: set[str] = field(default_factory=set)
@@ -210,6 +212,7 @@ class Options:
     severity: dict[str, str] = field(default_factory=dict)
     caps: dict[str, int] = field(default_factory=dict)
     per_path_ignores: list[Any] = field(default_factory=list)
+    hygiene: dict[str, Any] = field(default_factory=dict)
 
 
 REGISTRY: dict[str, Rule] = {}

@@ -3,6 +3,7 @@ good one must not. ``LINK`` values create symlinks."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 
 from conftest import LINK
@@ -13,6 +14,9 @@ def N(name="a", type_="reference", extra="", body="body\n", dates=True, desc="a 
     return f"---\nname: {name}\ndescription: {desc}\ntype: {type_}\n{d}{extra}---\n\n{body}"
 
 
+TODAY = datetime.date.today()
+DUP = ("Deploys happen on Friday afternoons after the integration suite passes on the release branch; "
+       "never deploy when the staging database migration has not finished, and announce it in the ops channel first.\n")
 WH = "**Why:** reason.\n\n**How to apply:** step.\n"
 ENG = {"MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) — hook\n", "a.md": N()}
 CC = {"MEMORY.md": "- [A](a.md) — hook\n", "a.md": N(dates=False)}
@@ -48,6 +52,7 @@ class Case:
     bad: dict
     good: dict
     caps: dict = field(default_factory=dict)
+    hygiene: dict = field(default_factory=dict)
 
 
 def idx(*lines):
@@ -180,4 +185,23 @@ CASES: dict[str, Case] = {
                  with_(ENG, **{"b.md": N("b", body="body <!-- mmlint-disable-file orphan-note -->\n")})),
     "Q103": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="<!-- mmlint-disabel P101 -->\n")}),
                  with_(ENG, **{"b.md": N("b", body="<!-- mmlint-disable P106 -->\n")})),
+    # hygiene
+    "H101": Case("engramory", "upstream", with_(ENG, **{"b.md": N("b", body=DUP), "c.md": N("c", body=DUP.replace("Friday", "Thursday")),
+                                                         "MEMORY.md": idx("- [A](a.md) — h", "- [B](b.md) — h", "- [C](c.md) — h")}),
+                 with_(ENG, **{"b.md": N("b", body=DUP), "c.md": N("c", body="Release notes are written by the on-call engineer after the retro.\n"),
+                               "MEMORY.md": idx("- [A](a.md) — h", "- [B](b.md) — h", "- [C](c.md) — h")})),
+    "H102": Case("engramory", "upstream", with_(ENG, **{".git/HEAD": "ref: refs/heads/main\n", "src/app.py": "x = 1\n",
+                                                         "a.md": N(body="The entry point is `src/main.py`.\n")}),
+                 with_(ENG, **{".git/HEAD": "ref: refs/heads/main\n", "src/app.py": "x = 1\n",
+                               "a.md": N(body="The entry point is `src/app.py:3`, see [it](src/app.py); run `make -C src`.\n")})),
+    "H103": Case("engramory", "upstream", with_(ENG, **{"a.md": N(extra="expires: 2020-03-31\n")}),
+                 with_(ENG, **{"a.md": N(extra=f"expires: {TODAY + datetime.timedelta(days=30)}\n")})),
+    "H104": Case("engramory", "upstream", with_(ENG, **{"a.md": N(dates=False, extra="created: 2020-01-01\nupdated: 2020-01-02\n")}),
+                 with_(ENG, **{"a.md": N(dates=False, extra=f"created: 2020-01-01\nupdated: {TODAY}\n")}), hygiene={"stale-days": 90}),
+    "H105": Case("engramory", "claude-code", with_(CC, **{"MEMORY.md": "- [A](a.md) — Jenkins nightly job\n",
+                                                          "a.md": N(dates=False, desc="Deploys run on GitHub Actions since March")}),
+                 with_(CC, **{"MEMORY.md": "- [A](a.md) — deploys run on GitHub Actions\n",
+                              "a.md": N(dates=False, desc="Deploys run on GitHub Actions since March")})),
+    "H106": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="Write to alicia.m@hess-auto.fr or call +33 6 12 34 56 78.\n")}),
+                 with_(ENG, **{"a.md": N(body="Alicia's contact details are in the CRM; the demo account is demo@example.com.\n")})),
 }

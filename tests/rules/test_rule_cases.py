@@ -17,10 +17,10 @@ from mmlint import dialects, rules  # noqa: E402
 from mmlint.ruledocs import sections  # noqa: E402
 
 
-def codes(root: Path, dialect: str, profile: str | None, caps: dict) -> set[str]:
+def codes(root: Path, dialect: str, profile: str | None, caps: dict, hygiene: dict | None = None) -> set[str]:
     mod = dialects.get(dialect)
     store = mod.read(str(root), profile)
-    return {d.code for d in rules.run(store, mod, rules.Options(caps=caps))}
+    return {d.code for d in rules.run(store, mod, rules.Options(caps=caps, hygiene=hygiene or {}))}
 
 
 def test_every_rule_has_a_case():
@@ -32,8 +32,8 @@ def test_every_rule_has_a_case():
 @pytest.mark.parametrize("code", sorted(c for c, case in CASES.items() if case is not None))
 def test_bad_fires_good_does_not(code, tmp_path):
     case = CASES[code]
-    bad = codes(build(tmp_path / "bad", case.bad), case.dialect, case.profile, case.caps)
-    good = codes(build(tmp_path / "good", case.good), case.dialect, case.profile, case.caps)
+    bad = codes(build(tmp_path / "bad", case.bad), case.dialect, case.profile, case.caps, case.hygiene)
+    good = codes(build(tmp_path / "good", case.good), case.dialect, case.profile, case.caps, case.hygiene)
     assert code in bad, f"{code} did not fire on its bad store; got {sorted(bad)}"
     assert code not in good, f"{code} fired on its good store"
 
@@ -52,7 +52,7 @@ def test_codes_and_names_unique_and_stable_prefixes():
     all_rules = rules.load()
     assert len({r.name for r in all_rules.values()}) == len(all_rules)
     for code in all_rules:
-        assert code[0] in "SIPNFCMXQ" and code[1:].isdigit() and len(code) == 4
+        assert code[0] in "SIPNFCMXQH" and code[1:].isdigit() and len(code) == 4
 
 
 def test_unlistable_folder(tmp_path, monkeypatch):

@@ -1,0 +1,132 @@
+"""Finding personal data in store text: e-mail addresses, phone numbers and
+national identity numbers (rule H106).
+
+Every scanner is linear in the text: the text is split on whitespace first
+and each candidate token (at most :data:`MAX_TOKEN` code points) is matched
+with bounded patterns, so no store text can make a regex backtrack.
+
+:func:`find` yields :class:`Hit` objects with the kind, the 0-based offset
+in the text and the matched value; :func:`mask` is the only form a value is
+ever shown in (first character, a run of ``*``, last two characters).
+
+Identity numbers are validated beyond their shape where the number has a
+check: Chinese resident identity numbers (18 characters, ISO 7064 MOD 11-2
+check character) and Korean resident registration numbers (a valid birth
+month and day, the gender/century digit 1-8); US social security numbers
+exclude the area numbers never issued (000, 666, 900-999) and the group
+``00`` and serial ``0000``; UK National Insurance numbers follow HMRC's
+prefix letters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+KINDS = ("email", "phone", "national-id")
+MAX_TOKEN = 320
+#: Domains reserved for documentation and tests (RFC 2606, RFC 6761): never personal.
+RESERVED_DOMAINS = ("example.com", "example.org", "example.net", "localhost")
+RESERVED_TLDS = ("example", "test", "invalid", "localhost")
+
+_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}")
+# A run of digits, spaces, hyphens and parentheses; one bounded repetition
+# keeps it linear. The groups are checked in Python (:func:`_phones`).
+_PHONE_RE = re.compile(r"(?<![\w.+/-])(\+?\(?\d[\d ()-]{7,22}\d)(?![\w/]|[.-]\d)")
+_SSN_RE = re.compile(r"(?<![\w-])(\d{3})-(\d{2})-(\d{4})(?![\w-])")
+_RRN_RE = re.compile(r"(?<![\w-])(\d{2})(\d{2})(\d{2})-([1-8])\d{6}(?![\w-])")
+_CNID_RE = re.compile(r"(?<![\w])(\d{17}[\dXx])(?![\w])")
+_NINO_RE = re.compile(r"(?<![\w])([A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\w])")
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One finding: ``kind`` (one of :data:`KINDS`), ``label`` (what it is,
+    e.g. ``"US social security number"``), ``offset`` (0-based, code points)
+    and ``value`` (the matched text; show it only through :func:`mask`)."""
+
+    kind: str
+    label: str
+    offset: int
+    value: str
+
+
+def mask(value: str) -> str:
+    """``value`` with all but its first character and last two replaced by
+    ``*`` (at most 8 of them): never the full value."""
+    if len(value) <= 4:
+        return value[:1] + "*" * max(1, len(value) - 1)
+    return value[0] + "*" * min(8, len(value) - 3) + value[-2:]
+
+
+def _reserved(domain: str) -> bool:
+    d = domain.lower()
+    return any(d == r or d.endswith("." + r) for r in RESERVED_DOMAINS) or d.rsplit(".", 1)[-1] in RESERVED_TLDS
+
+
+def _cn_ok(num: str) -> bool:
+    total = sum(int(c) * w for c, w in zip(num[:17], _CN_WEIGHTS))
+    check = "10X98765432"[total % 11]
+    month, day = int(num[10:12]), int(num[12:14])
+    return num[17].upper() == check and 1 <= month <= 12 and 1 <= day <= 31
+
+
+def _tokens(text: str) -> Iterator[tuple[int, str]]:
+    for m in re.finditer(r"\S+", text):
+        yield m.start(), m.group()
+
+
+def find(text: str, kinds: tuple[str, ...] | frozenset[str] = KINDS) -> Iterator[Hit]:
+    """Personal data in ``text``, in text order within each kind."""
+    if "email" in kinds and "@" in text:
+        for start, tok in _tokens(text):
+            if "@" not in tok or len(tok) > MAX_TOKEN:
+                continue
+            for m in _EMAIL_RE.finditer(tok):
+                if not _reserved(m.group().rsplit("@", 1)[1]):
+                    yield Hit("email", "e-mail address", start + m.start(), m.group())
+    if "national-id" in kinds:
+        yield from _national_ids(text)
+    if "phone" in kinds:
+        yield from _phones(text)
+
+
+def _national_ids(text: str) -> Iterator[Hit]:
+    for m in _SSN_RE.finditer(text):
+        area, group, serial = m.group(1), m.group(2), m.group(3)
+        if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
+            continue
+        yield Hit("national-id", "US social security number", m.start(), m.group())
+    for m in _RRN_RE.finditer(text):
+        month, day = int(m.group(2)), int(m.group(3))
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            yield Hit("national-id", "Korean resident registration number", m.start(), m.group())
+    for m in _CNID_RE.finditer(text):
+        if _cn_ok(m.group(1)):
+            yield Hit("national-id", "Chinese resident identity number", m.start(), m.group())
+    for m in _NINO_RE.finditer(text):
+        if m.group(1) not in ("BG", "GB", "NK", "KN", "TN", "NT", "ZZ"):
+            yield Hit("national-id", "UK National Insurance number", m.start(), m.group())
+
+
+def _phones(text: str) -> Iterator[Hit]:
+    ids = {(h.offset) for h in _national_ids(text)}
+    for m in _PHONE_RE.finditer(text):
+        raw = m.group(1).strip()
+        start = m.start(1)
+        digits = sum(c.isdigit() for c in raw)
+        if not 9 <= digits <= 15 or start in ids or _DATE_RE.match(raw):
+            continue
+        if "  " in raw or "--" in raw or "- " in raw or " -" in raw or raw.count("(") != raw.count(")") or raw.count("(") > 1:
+            continue
+        plus = raw.startswith("+")
+        seps = sum(c in " -()" for c in raw)
+        if not plus and seps == 0:
+            continue  # a bare run of digits is an id or a count, not a phone number
+        groups = [len(g) for g in re.split(r"[ ()-]+", raw.lstrip("+")) if g]
+        if not plus and not raw.startswith("0") and groups not in ([3, 3, 4], [1, 3, 3, 4]):
+            continue  # national formats start with a trunk 0; else only the NANP 3-3-4 shape counts
+        yield Hit("phone", "phone number", start, raw)
