@@ -32,6 +32,8 @@ DEFAULTS: dict[str, Any] = {
 }
 #: Notes with fewer shingles than this never count as near-duplicates (stubs).
 MIN_SHINGLES = 3
+#: Hooks with fewer character trigrams than this (``h``, ``x y``) are not compared.
+MIN_HOOK_GRAMS = 2
 #: Most H106 findings reported per file (the rest are counted in the last one).
 MAX_PERSONAL_PER_FILE = 20
 
@@ -296,7 +298,8 @@ def _drift_fix(ctx: Context, drifted: list[tuple[Any, Note]]) -> Fix | None:
 def index_drift(ctx: Context):
     """A pointer's hook (the text after the link) no longer matches its note's
     ``description``: less than ``drift-threshold`` (default 0.1) of the hook's
-    character trigrams occur in the description.
+    character trigrams occur in the description. Hooks of one or two
+    characters are placeholders and are not compared.
 
     Why: the agent decides from the hook whether to open a note; a hook left
     behind when the description changed sends it to the wrong note or keeps
@@ -324,8 +327,8 @@ def index_drift(ctx: Context):
         if n is None or not isinstance(n.summary, str) or not n.summary.strip():
             continue
         hook_g = similarity.char_grams(e.hook)
-        if not hook_g:
-            continue
+        if len(hook_g) < MIN_HOOK_GRAMS:
+            continue  # a placeholder of a character or two says nothing to compare
         s = similarity.containment(hook_g, similarity.char_grams(n.summary))
         if s < threshold:
             drifted.append((e, n, s))

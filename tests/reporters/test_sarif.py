@@ -197,7 +197,7 @@ def test_fingerprints_survive_a_blank_line_inserted_above_the_findings(tmp_path)
 @needs_corpus
 def test_real_store_has_the_github_shape(tmp_path):
     results = sarif_check(CORPUS / "real" / "a-claude" / "testbench-gb300", tmp_path)
-    assert {r["ruleId"] for r in results} == {"P106", "P109"}
+    assert {r["ruleId"] for r in results} == {"P106", "P109", "H105"}  # H105: two hooks drifted from their descriptions
     assert {r["level"] for r in results} == {"error", "note"}
 
 
