@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "rule": "mmlint.commands.rule",
     "schema": "mmlint.commands.schema",
     "convert": "mmlint.commands.convert",
+    "merge-driver": "mmlint.commands.merge_driver",
 }
 
 

@@ -32,8 +32,8 @@ DEFAULTS: dict[str, Any] = {
 }
 #: Notes with fewer shingles than this never count as near-duplicates (stubs).
 MIN_SHINGLES = 3
-#: Hooks with fewer character trigrams than this (``h``, ``x y``) are not compared.
-MIN_HOOK_GRAMS = 2
+#: Hooks with fewer character trigrams than this (under six characters: ``h``, ``hook``) are not compared.
+MIN_HOOK_GRAMS = 4
 #: Most H106 findings reported per file (the rest are counted in the last one).
 MAX_PERSONAL_PER_FILE = 20
 
@@ -298,8 +298,8 @@ def _drift_fix(ctx: Context, drifted: list[tuple[Any, Note]]) -> Fix | None:
 def index_drift(ctx: Context):
     """A pointer's hook (the text after the link) no longer matches its note's
     ``description``: less than ``drift-threshold`` (default 0.1) of the hook's
-    character trigrams occur in the description. Hooks of one or two
-    characters are placeholders and are not compared.
+    character trigrams occur in the description. Hooks of fewer than six
+    characters (``h``, ``hook``) are placeholders and are not compared.
 
     Why: the agent decides from the hook whether to open a note; a hook left
     behind when the description changed sends it to the wrong note or keeps
