@@ -9,8 +9,15 @@ configured ``caps`` overrides. Shape (``mmlint.budget/1``)::
                  "index": {"entries", "lines", "bytes", "lineCap", "byteCap",
                            "overBudget", "overflowLines", "overflowBytes"} | null,
                  "notes": [{"path", "slug", "bodyChars", "noteBytes",
-                            "writeBudget", "budgetUnit", "budgetUsedPct", "overBudget"}],
-                 "anomalies": {"danglingEntries": int, "orphanFiles": [path]}}]}
+                            "writeBudget", "budgetUnit", "budgetUsedPct", "overBudget", "indexTokens"}],
+                 "anomalies": {"danglingEntries": int, "orphanFiles": [path]},
+                 "tokens": {"method", "alwaysLoaded", "loadedLines", "indexLines",
+                            "indexTokens", "entries": [{"line", "target", "tokens", "loaded"}]}}]}
+
+Each note also has ``indexTokens``: the tokens of the first index entry
+pointing at it (``null`` when none does). ``tokens`` is the token cost of
+what the agent loads every session (:mod:`mmlint.tokens`, which documents
+the estimation method and the optional exact count).
 
 Units: ``lines`` by the spec's line rule, ``bytes``/``noteBytes`` raw bytes
 on disk, ``bodyChars`` code points of the body without leading and trailing
@@ -46,8 +53,11 @@ def used_pct(used: int, limit: int | None) -> int | None:
     return max(0, min(100, (200 * used + limit) // (2 * limit)))
 
 
-def store_report(res: Any, cwd: str) -> dict[str, Any]:
-    """The report of one store (:class:`mmlint.api.StoreResult` read with its options)."""
+def store_report(res: Any, cwd: str, tokenizer: tuple[str, Any] | None = None) -> dict[str, Any]:
+    """The report of one store (:class:`mmlint.api.StoreResult` read with its
+    options); ``tokenizer`` is ``(method, count)`` from
+    :func:`mmlint.tokens.counter` (default: the estimate)."""
+    from mmlint import tokens
     from mmlint.convert import index_usage
     from mmlint.rules.index import dialect_index_caps
 
@@ -79,8 +89,16 @@ def store_report(res: Any, cwd: str) -> dict[str, Any]:
                       "writeBudget": cap, "budgetUnit": unit, "budgetUsedPct": used_pct(used, cap),
                       "overBudget": cap is not None and used > cap})
     orphans = sorted(n.path for n in store.notes if n.path not in pointed and store.files.get(n.path) is not None)
+    method, count = tokenizer or tokens.counter(None)
+    cost = tokens.report(store, caps, count, method)
+    first: dict[str, int] = {}
+    for e in cost["entries"]:
+        if e["target"] is not None:
+            first.setdefault(e["target"], e["tokens"])
+    for n in notes:
+        n["indexTokens"] = first.get(n["path"])
     return {"path": display_path(res.found.path, Span(""), cwd), "dialect": store.dialect, "profile": store.profile, "index": index, "notes": notes,
-            "anomalies": {"danglingEntries": dangling, "orphanFiles": orphans}}
+            "anomalies": {"danglingEntries": dangling, "orphanFiles": orphans}, "tokens": cost}
 
 
 def over_hard_cap(doc: dict[str, Any]) -> bool:
@@ -89,7 +107,15 @@ def over_hard_cap(doc: dict[str, Any]) -> bool:
     return any((s["index"] or {}).get("overBudget") or any(n["overBudget"] for n in s["notes"]) for s in doc["stores"])
 
 
-def document(results: list[Any], cwd: str) -> dict[str, Any]:
-    """The whole ``mmlint.budget/1`` document."""
+def document(results: list[Any], cwd: str, tokenizer: str | None = None) -> dict[str, Any]:
+    """The whole ``mmlint.budget/1`` document; ``tokenizer`` names how
+    tokens are counted (:func:`mmlint.tokens.counter`).
+
+    Raises:
+        mmlint.tokens.TokenizerUnavailable: the named tokenizer is not installed.
+    """
+    from mmlint import tokens
+
+    tok = tokens.counter(tokenizer)
     return {"format": FORMAT, "tool": {"name": "mmlint", "version": __version__},
-            "stores": [store_report(r, cwd) for r in results]}
+            "stores": [store_report(r, cwd, tok) for r in results]}

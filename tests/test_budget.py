@@ -33,13 +33,13 @@ def budget(root: Path, *extra: str) -> dict:
 
 def test_mm_fields_and_key_order(tmp_path):
     s = budget(make_store(tmp_path / "s", MM))
-    assert list(s) == ["path", "dialect", "profile", "index", "notes", "anomalies"]
+    assert list(s) == ["path", "dialect", "profile", "index", "notes", "anomalies", "tokens"]
     data = MM_INDEX.encode()
     assert s["index"] == {"entries": 1, "lines": MM_INDEX.count("\n"), "bytes": len(data), "lineCap": 200, "byteCap": 25600,
                           "overBudget": False, "overflowLines": 0, "overflowBytes": 0}
     assert list(s["index"]) == ["entries", "lines", "bytes", "lineCap", "byteCap", "overBudget", "overflowLines", "overflowBytes"]
     note = s["notes"][0]
-    assert list(note) == ["path", "slug", "bodyChars", "noteBytes", "writeBudget", "budgetUnit", "budgetUsedPct", "overBudget"]
+    assert list(note) == ["path", "slug", "bodyChars", "noteBytes", "writeBudget", "budgetUnit", "budgetUsedPct", "overBudget", "indexTokens"]
     assert note["path"] == "memories/alpha.md" and note["slug"] == "alpha"
     assert note["bodyChars"] == 5 and note["writeBudget"] == 4000 and note["budgetUnit"] == "bodyChars"
     assert note["budgetUsedPct"] == 0
@@ -107,8 +107,8 @@ def test_plain_table(tmp_path):
     assert lines[0] == "s: mm"
     assert any(line.startswith("index:") and "lines" in line and "/200" in line for line in lines)
     header = next(line for line in lines if line.startswith("note"))
-    assert header.split() == ["note", "body", "chars", "note", "bytes", "budget", "used"]
-    assert any(line.startswith("memories/alpha.md") and line.rstrip().endswith("0%") for line in lines)
+    assert header.split() == ["note", "body", "chars", "note", "bytes", "budget", "used", "index", "tokens"]
+    assert any(line.startswith("memories/alpha.md") and line.split()[-2] == "0%" for line in lines)
 
 
 def test_bad_paths_and_config_exit_2(tmp_path):

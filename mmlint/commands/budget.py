@@ -24,6 +24,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_config_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text", help="a table (default) or mmlint.budget/1 JSON")
     add_color_option(p)
+    p.add_argument("--tokenizer", metavar="NAME", default=None,
+                   help="count tokens with NAME: 'estimate' (default, no dependency) or 'tiktoken[:ENCODING]' "
+                        "when the optional tiktoken package is installed")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +40,13 @@ def run(args: argparse.Namespace) -> int:
     results = api.configured([f.path for f in found], args.dialect, args.profile, config=args.config, isolated=args.isolated)
     for res, f in zip(results, found):
         res.found = f
-    doc = budget.document(results, os.getcwd())
+    from mmlint.errors import CheckError
+    from mmlint.tokens import TokenizerUnavailable
+
+    try:
+        doc = budget.document(results, os.getcwd(), args.tokenizer)
+    except TokenizerUnavailable as exc:
+        raise CheckError(str(exc)) from None
     reporter = BudgetReporter(as_json=args.format == "json")
     reporter.color = args.color
     reporter.report(doc, sys.stdout, os.getcwd())

@@ -25,7 +25,8 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Summary lines and table rows (note, body chars, note bytes, budget, used) of one store."""
+    """Summary lines and table rows (note, body chars, note bytes, budget,
+    used, tokens of its index entry) of one store."""
     from mmlint.textutil import safe_path_text
 
     prof = f" (profile {report['profile']})" if report["profile"] else ""
@@ -43,6 +44,14 @@ def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     orphans = ", ".join(safe_path_text(p) for p in an["orphanFiles"][:5]) + (" ..." if len(an["orphanFiles"]) > 5 else "")
     head.append(f"anomalies: {_count(an['danglingEntries'], 'dangling entry', 'dangling entries')}, "
                 f"{_count(len(an['orphanFiles']), 'orphan file', 'orphan files')}" + (f" ({orphans})" if orphans else ""))
+    tk = report.get("tokens")
+    if tk is not None:
+        how = "estimated" if tk["method"] == "estimate" else f"counted with {tk['method']}"
+        if tk["loadedLines"]:
+            where = f"index lines 1-{_n(tk['loadedLines'])} of {_n(tk['indexLines'])}"
+        else:
+            where = "nothing is loaded at session start" if report["dialect"] == "workspace" else "no index"
+        head.append(f"tokens each session: {_n(tk['alwaysLoaded'])} ({where}; {how})")
     unit_word = {"bodyChars": "chars", "bodyBytes": "body bytes", "noteBytes": "bytes"}
     table = []
     for n in report["notes"]:
@@ -50,11 +59,11 @@ def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         pct = f"{n['budgetUsedPct']}%" if n["budgetUsedPct"] is not None else "-"
         if n.get("overBudget"):
             pct += " OVER"
-        table.append([safe_path_text(n["path"]), _n(n["bodyChars"]), _n(n["noteBytes"]), budget, pct])
+        table.append([safe_path_text(n["path"]), _n(n["bodyChars"]), _n(n["noteBytes"]), budget, pct, _n(n.get("indexTokens"))])
     return head, table
 
 
-COLUMNS = ("note", "body chars", "note bytes", "budget", "used")
+COLUMNS = ("note", "body chars", "note bytes", "budget", "used", "index tokens")
 
 
 def print_text(doc: dict[str, Any], stream: TextIO, color_mode: str = "auto") -> None:
