@@ -607,3 +607,9 @@ def index_overflow(data: bytes, lines_cap: int, bytes_cap: int, entries: list[tu
     return Refusal("E_INDEX_BUDGET_EXCEEDED", "MEMORY.md",
                    "the index would exceed its hard limit: " + " and ".join(parts) + where +
                    "; consolidate or remove notes before converting (never truncate)", usage={"index": usage})
+
+
+# ``mmlint.convert(src, dst, to=...)`` is the public function (mmlint.public.convert).
+from mmlint._callable import make_callable  # noqa: E402
+
+make_callable(__name__, "mmlint.public.convert")

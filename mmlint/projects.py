@@ -34,8 +34,9 @@ def encode(path: str) -> str:
 
 
 def naive_decode(name: str) -> str:
-    """The unverified guess for a folder name: every ``-`` read as ``/``."""
-    return "/" + name.lstrip("-").replace("-", "/")
+    """The unverified guess for a folder name: ``--`` read as ``/.`` (a
+    hidden folder such as ``.claude``), every other ``-`` as ``/``."""
+    return "/" + name.lstrip("-").replace("--", "\0").replace("-", "/").replace("\0", "/.")
 
 
 def decode_project(name: str, root: str = "/") -> list[str]:

@@ -42,10 +42,12 @@ def content_lines(data: bytes) -> Counter:
 DERIVED = re.compile(r"^- \*\*budget:\*\* \d+/|^- \[.*\]\(\./.*\) .*· \d|^- 共 \d+ 条记忆$")
 
 
-def assert_keeps_content(before: dict[str, bytes], after: dict[str, bytes]) -> None:
+def assert_keeps_content(before: dict[str, bytes], after: dict[str, bytes], drifted: frozenset[str] = frozenset()) -> None:
+    """``drifted``: pointer lines H105 reported, whose hook restates the note's
+    description and which its fix rewrites (they are derived, like DERIVED)."""
     for path, old in before.items():
         assert path in after, f"{path} was deleted"
-        lost = [line for line in content_lines(old) - content_lines(after[path]) if not DERIVED.match(line)]
+        lost = [line for line in content_lines(old) - content_lines(after[path]) if not DERIVED.match(line) and line not in drifted]
         assert not lost, f"{path} lost {lost[:3]}"
 
 
@@ -232,12 +234,15 @@ def test_corpus_fixes_keep_content_and_settle(src, tmp_path):
                 os.chmod(full, 0o755 if os.path.isdir(full) else 0o644)
     os.chmod(root, 0o755)
     before = tree_bytes(root)
+    drifted = set()
     for res in api.check([str(root)], isolated=True).stores:
+        index = (res.store.index.text.split("\n") if res.store.index is not None else [])
+        drifted |= {index[d.span.line - 1].strip() for d in res.diagnostics if d.code == "H105" and d.edits}
         out = fixes.fix_store(res, unsafe=True)
         assert out.converged
         fixes.write_changes(out)
     after = tree_bytes(root)
-    assert_keeps_content(before, after)
+    assert_keeps_content(before, after, frozenset(drifted))
     for res in api.check([str(root)], isolated=True).stores:
         assert fixes.fix_store(res, unsafe=True).changes == {}
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, needs_corpus
-from mmlint.merge.index import merge_index, units
+from mmlint.merging.index import merge_index, units
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 DISPATCH = CORPUS / "real" / "a-claude" / "dispatch"
@@ -72,10 +72,10 @@ def test_two_branches_adding_and_changing_different_pointers_merge_clean(tmp_pat
     assert "<<<<<<<" not in text
     assert text.count("(feedback_tests.md)") == 1 and text.count("(feedback_docs.md)") == 1
     assert "named agents\n" in text and "project_klatch" not in text
-    # both additions sit under Feedback, in a stable order: B's after the line before it in B, then A's
+    # both additions sit under Feedback, in a stable order: ours, then theirs
     sec = text.split(fb, 1)[1].split("\n## ", 1)[0].splitlines()
-    assert sec[:2] == ["- [feedback_docs.md](feedback_docs.md) — Update the docs",
-                       "- [feedback_tests.md](feedback_tests.md) — Run the whole suite"]
+    assert sec[:2] == ["- [feedback_tests.md](feedback_tests.md) — Run the whole suite",
+                       "- [feedback_docs.md](feedback_docs.md) — Update the docs"]
     # every other line of the original is still there, in order
     orig = [line for line in (DISPATCH / "MEMORY.md").read_text(encoding="utf-8").splitlines()
             if "project_klatch" not in line and "named agent team" not in line]
@@ -137,7 +137,7 @@ def test_mm_topics_added_on_both_sides(tmp_path):
     assert merged.returncode == 0, merged.stderr
     text = (repo / "memory" / "MEMORY.md").read_text(encoding="utf-8")
     assert "## alerts" in text and "## billing" in text and "110/4000" in text and "108/4000" not in text
-    assert [u.key[1] for u in units(text, "mm") if u.key[0] == "topic"] == ["project-intro", "deployment", "billing", "alerts"]
+    assert [u.key[1] for u in units(text, "mm") if u.key[0] == "topic"] == ["project-intro", "deployment", "alerts", "billing"]
 
 
 def test_workspace_projection_count_is_regenerated():

@@ -32,6 +32,9 @@ COMMANDS: dict[str, str] = {
     "rule": "mmlint.commands.rule",
     "schema": "mmlint.commands.schema",
     "convert": "mmlint.commands.convert",
+    "dump": "mmlint.commands.dump",
+    "stores": "mmlint.commands.stores",
+    "merge": "mmlint.commands.merge",
     "merge-driver": "mmlint.commands.merge_driver",
 }
 

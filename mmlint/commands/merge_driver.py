@@ -9,7 +9,7 @@ Configure it once per repository (README "Merging memory")::
     git config merge.mmlint.driver "mmlint merge-driver %O %A %B -L %L"
 
 Git calls it with the base (``%O``), ours (``%A``) and theirs (``%B``) in
-temporary files; the merged index (:func:`mmlint.merge.index.merge_index`)
+temporary files; the merged index (:func:`mmlint.merging.index.merge_index`)
 is written over ``%A`` atomically and read back. Exit status as git expects:
 0 for a clean merge, 1 when entries are left in conflict (their markers are
 in ``%A``), 2 when the merge could not be done (``%A`` untouched).
@@ -38,7 +38,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Merge, write ``OURS``, verify; see the module docs for the status."""
     from mmlint.fixes import atomic_write
-    from mmlint.merge.index import merge_index, verify
+    from mmlint.merging.index import merge_index, verify
     from mmlint.textutil import echo
 
     try:

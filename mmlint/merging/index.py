@@ -19,8 +19,9 @@ base = O): the same on both sides, or changed on one side only, takes that
 side (a deletion is a change); changed differently on both sides is a
 conflict, written with conflict markers around that unit only. The order is
 A's, with B's additions placed after the unit that precedes them in B (or at
-the start), so both sides' additions are kept in a stable order and the same
-line added on both sides appears once. Lines inserted from B take A's line
+the start) and after A's own additions at that place, so both sides'
+additions are kept in a stable order (ours, then theirs) and the same line
+added on both sides appears once. Lines inserted from B take A's line
 ending.
 """
 
@@ -216,6 +217,16 @@ def merge_units(o: list[Unit], a: list[Unit], b: list[Unit]) -> tuple[list[tuple
         conflict, text = decide(u.key)
         result[u.key] = (u.key, A.get(u.key), B.get(u.key) if conflict else text, conflict)
         placed.add(u.key)
+    # B's additions after anchor K come after A's own additions right after K
+    # (ours first, then theirs, where both sides added at the same place).
+    remap: dict[tuple | None, tuple | None] = {}
+    keys_a = [None] + [u.key for u in a]
+    for i, k in enumerate(keys_a):
+        j, target = i + 1, k
+        while j < len(keys_a) and keys_a[j] not in O and keys_a[j] not in B:
+            target = keys_a[j]
+            j += 1
+        remap[k] = target
     after: dict[tuple | None, list[tuple]] = {}
     added: list[tuple] = []
     last: tuple | None = None
@@ -227,7 +238,7 @@ def merge_units(o: list[Unit], a: list[Unit], b: list[Unit]) -> tuple[list[tuple
         if not conflict and text is None:
             continue  # A deleted it, B left it alone
         result[u.key] = (u.key, None, B.get(u.key) if conflict else text, conflict)
-        after.setdefault(last, []).append(u.key)
+        after.setdefault(remap.get(last, last) if last is None or last in A else last, []).append(u.key)
         placed.add(u.key)
         added.append(u.key)
         last = u.key

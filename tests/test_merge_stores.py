@@ -1,0 +1,123 @@
+"""``mmlint merge SRC... DST``: whole stores of one dialect, collisions
+refused unless resolved, caps respected, written atomically and verified."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import CORPUS, make_store, needs_corpus
+from mmlint import dialects
+from mmlint.merging.stores import merge_stores
+
+REAL = CORPUS / "real" / "a-claude"
+NOTE = "---\nname: {0}\ndescription: {1}\ntype: feedback\n---\n\n{1}\n"
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "mmlint", *args], capture_output=True, text=True)
+
+
+def read(root, profile="claude-code"):
+    return dialects.get("engramory").read(str(root), profile)
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@needs_corpus
+def test_two_real_stores_merge_into_a_new_one(tmp_path):
+    a, b = REAL / "dispatch", REAL / "gonogo"
+    p = cli("merge", str(a), str(b), str(tmp_path / "out"))
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = files(tmp_path / "out")
+    for src in (a, b):
+        for rel, data in files(src).items():
+            if rel != "MEMORY.md":
+                assert out[rel] == data  # every note byte for byte
+    index = out["MEMORY.md"].decode()
+    for src in (a, b):
+        for line in (src / "MEMORY.md").read_text(encoding="utf-8").splitlines():
+            if line.startswith("- ["):
+                assert index.count(line + "\n") == 1
+    assert cli("check", str(tmp_path / "out"), "--select", "P101,X107").returncode == 0
+
+
+@needs_corpus
+def test_merge_into_an_existing_store_and_identical_notes_kept_once(tmp_path):
+    shutil.copytree(REAL / "dispatch", tmp_path / "dst")
+    src = tmp_path / "src"
+    make_store(src, {"MEMORY.md": "- [user_role.md](user_role.md) — Alex's role as solo human PM/CEO orchestrating multi-agent AI teams\n"
+                                  "- [New](feedback_new.md) — new\n",
+                     "user_role.md": (REAL / "dispatch" / "user_role.md").read_bytes(), "feedback_new.md": NOTE.format("feedback_new", "new")})
+    before = files(src)
+    p = cli("merge", str(src), str(tmp_path / "dst"), "--format", "json")
+    assert p.returncode == 0, p.stdout
+    doc = json.loads(p.stdout)
+    assert doc["written"] and [k["path"] for k in doc["keptOnce"]] == ["user_role.md"]
+    text = (tmp_path / "dst" / "MEMORY.md").read_text(encoding="utf-8")
+    assert text.count("(user_role.md)") == 1 and "(feedback_new.md)" in text
+    assert files(src) == before  # sources are never touched
+    assert not [p for p in tmp_path.iterdir() if "mmlint" in p.name]  # no leftovers
+
+
+def test_slug_and_name_collisions_refused_unless_resolved(tmp_path):
+    a = make_store(tmp_path / "a", {"MEMORY.md": "- [X](x.md) — x\n", "x.md": NOTE.format("x", "from a")})
+    b = make_store(tmp_path / "b", {"MEMORY.md": "- [X](x.md) — x\n- [Y](y.md) — y\n", "x.md": NOTE.format("x", "from b"),
+                                    "y.md": NOTE.format("y", "y")})
+    plan = merge_stores([read(a), read(b)], str(tmp_path / "out"))
+    assert [r.code for r in plan.refusals] == ["E_SLUG_COLLISION"] and not (tmp_path / "out").exists()
+    assert "x.md" in plan.refusals[0].message and str(a) in plan.refusals[0].message
+    # rename keeps both and points the later store's line at the new name
+    plan = merge_stores([read(a), read(b)], str(tmp_path / "r"), resolve="rename")
+    assert plan.written and plan.renamed == [(str(b), "x.md", "x-2.md")]
+    assert (tmp_path / "r" / "x-2.md").read_text() == NOTE.format("x", "from b")
+    idx = (tmp_path / "r" / "MEMORY.md").read_text()
+    assert "- [X](x.md) — x\n" in idx and "- [X](x-2.md) — x\n" in idx
+    # first / last keep one
+    merge_stores([read(a), read(b)], str(tmp_path / "f"), resolve="first")
+    assert (tmp_path / "f" / "x.md").read_text() == NOTE.format("x", "from a")
+    merge_stores([read(a), read(b)], str(tmp_path / "l"), resolve="last")
+    assert (tmp_path / "l" / "x.md").read_text() == NOTE.format("x", "from b")
+    # a name collision: same name at different paths
+    c = make_store(tmp_path / "c", {"MEMORY.md": "- [Z](z.md) — z\n", "z.md": NOTE.format("x", "other path, same name")})
+    plan = merge_stores([read(a), read(c)], str(tmp_path / "n"))
+    assert [r.code for r in plan.refusals] == ["E_NAME_COLLISION"]
+    plan = merge_stores([read(a), read(c)], str(tmp_path / "n2"), resolve="last")
+    assert plan.written and not (tmp_path / "n2" / "x.md").exists()
+    assert "(x.md)" not in (tmp_path / "n2" / "MEMORY.md").read_text()  # its pointer went with it
+
+
+def test_caps_are_respected_with_metrics(tmp_path):
+    def big(root, prefix):
+        return make_store(root, {"MEMORY.md": "".join(f"- [{prefix}{i}]({prefix}{i}.md) — hook {i}\n" for i in range(120)),
+                                 **{f"{prefix}{i}.md": NOTE.format(f"{prefix}{i}", f"d{i}") for i in range(120)}})
+    a, b = big(tmp_path / "a", "a"), big(tmp_path / "b", "b")
+    p = cli("merge", str(a), str(b), str(tmp_path / "out"))
+    assert p.returncode == 1 and not (tmp_path / "out").exists()
+    assert "E_INDEX_BUDGET_EXCEEDED" in p.stdout and '"lineCap": 200' in p.stdout and "pastCap" in p.stdout
+
+
+def test_mixed_dialects_are_a_usage_error(tmp_path):
+    a = make_store(tmp_path / "a", {"MEMORY.md": "- [X](x.md) — x\n", "x.md": NOTE.format("x", "x")})
+    mm = CORPUS / "mm" / "reference-example"
+    p = cli("merge", str(a), str(mm), str(tmp_path / "out"))
+    assert p.returncode == 2 and "different dialects" in p.stderr
+
+
+def test_mm_stores_merge_by_topic(tmp_path):
+    mm = CORPUS / "mm" / "reference-example"
+    other = tmp_path / "o"
+    shutil.copytree(mm, other)
+    idx = (other / "MEMORY.md").read_text(encoding="utf-8")
+    (other / "MEMORY.md").write_text(idx + "\n## alerts\n- **summary:** pager rules\n- **file:** memories/alerts.md\n", encoding="utf-8")
+    (other / "memories" / "alerts.md").write_text("# alerts\n\n> mm-id: local\n> mm-topic: alerts\n\npage on 5xx\n", encoding="utf-8")
+    p = cli("merge", str(mm), str(other), str(tmp_path / "out"))
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = (tmp_path / "out" / "MEMORY.md").read_text(encoding="utf-8")
+    assert out.count("## alerts") == 1 and out.startswith(idx.rstrip("\n"))
+    assert cli("check", str(tmp_path / "out"), "--select", "P101,M105,M107").returncode == 0
