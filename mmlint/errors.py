@@ -30,6 +30,14 @@ class CheckError(MmlintError):
     ``mmlint: `` and exits 2.
     """
 
+    def shown(self) -> str:
+        """The message for a terminal: each line escaped with
+        :func:`mmlint.textutil.printable` (a message may quote paths and
+        names from a store), the line breaks between them kept."""
+        from mmlint.textutil import printable
+
+        return "\n".join(printable(line) for line in str(self).split("\n"))
+
 
 class Refused(MmlintError):
     """A conversion or merge that was refused: nothing was written.
@@ -47,10 +55,3 @@ class Refused(MmlintError):
         more = f" (and {len(plan.refusals) - 1} more)" if len(plan.refusals) > 1 else ""
         super().__init__(what + more)
         self.plan = plan
-    def shown(self) -> str:
-        """The message for a terminal: each line escaped with
-        :func:`mmlint.textutil.printable` (a message may quote paths and
-        names from a store), the line breaks between them kept."""
-        from mmlint.textutil import printable
-
-        return "\n".join(printable(line) for line in str(self).split("\n"))

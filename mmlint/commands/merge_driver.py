@@ -22,7 +22,7 @@ import sys
 
 from mmlint.commands import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 
-HELP = "git merge driver: merge three versions of a MEMORY.md by entry (%O %A %B)"
+HELP = "git merge driver: merge three versions of a MEMORY.md by entry (%%O %%A %%B)"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
