@@ -1,9 +1,9 @@
 """Finding personal data in store text: e-mail addresses, phone numbers and
 national identity numbers (rule H106).
 
-Every scanner is linear in the text: the text is split on whitespace first
-and each candidate token (at most :data:`MAX_TOKEN` code points) is matched
-with bounded patterns, so no store text can make a regex backtrack.
+Every scanner is linear in the text: the patterns use bounded repetitions
+whose pieces cannot overlap (a domain label excludes the dot that ends it),
+so a match attempt costs at most a constant number of steps per position.
 
 :func:`find` yields :class:`Hit` objects with the kind, the 0-based offset
 in the text and the matched value; :func:`mask` is the only form a value is
@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import Iterator
 
 KINDS = ("email", "phone", "national-id")
-MAX_TOKEN = 320
 #: Domains reserved for documentation and tests (RFC 2606, RFC 6761): never personal.
 RESERVED_DOMAINS = ("example.com", "example.org", "example.net", "localhost")
 RESERVED_TLDS = ("example", "test", "invalid", "localhost")
@@ -34,10 +33,13 @@ _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-
 # A run of digits, spaces, hyphens and parentheses; one bounded repetition
 # keeps it linear. The groups are checked in Python (:func:`_phones`).
 _PHONE_RE = re.compile(r"(?<![\w.+/-])(\+?\(?\d[\d ()-]{7,22}\d)(?![\w/]|[.-]\d)")
-_SSN_RE = re.compile(r"(?<![\w-])(\d{3})-(\d{2})-(\d{4})(?![\w-])")
-_RRN_RE = re.compile(r"(?<![\w-])(\d{2})(\d{2})(\d{2})-([1-8])\d{6}(?![\w-])")
-_CNID_RE = re.compile(r"(?<![\w])(\d{17}[\dXx])(?![\w])")
-_NINO_RE = re.compile(r"(?<![\w])([A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\w])")
+# Patterns start with their first character class (no leading lookbehind, which
+# Python would evaluate at every position); the character before a match is
+# checked in Python (:func:`_free_before`).
+_SSN_RE = re.compile(r"(\d{3})-(\d{2})-(\d{4})(?![\w-])")
+_RRN_RE = re.compile(r"(\d{2})(\d{2})(\d{2})-([1-8])\d{6}(?![\w-])")
+_CNID_RE = re.compile(r"(\d{17}[\dXx])(?!\w)")
+_NINO_RE = re.compile(r"([A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?!\w)")
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 
@@ -74,46 +76,50 @@ def _cn_ok(num: str) -> bool:
     return num[17].upper() == check and 1 <= month <= 12 and 1 <= day <= 31
 
 
-def _tokens(text: str) -> Iterator[tuple[int, str]]:
-    for m in re.finditer(r"\S+", text):
-        yield m.start(), m.group()
+def _free_before(text: str, start: int, extra: str = "") -> bool:
+    """No word character (nor one of ``extra``) right before ``start``."""
+    if start == 0:
+        return True
+    c = text[start - 1]
+    return not (c.isalnum() or c == "_" or c in extra)
 
 
 def find(text: str, kinds: tuple[str, ...] | frozenset[str] = KINDS) -> Iterator[Hit]:
     """Personal data in ``text``, in text order within each kind."""
     if "email" in kinds and "@" in text:
-        for start, tok in _tokens(text):
-            if "@" not in tok or len(tok) > MAX_TOKEN:
-                continue
-            for m in _EMAIL_RE.finditer(tok):
-                if not _reserved(m.group().rsplit("@", 1)[1]):
-                    yield Hit("email", "e-mail address", start + m.start(), m.group())
+        for m in _EMAIL_RE.finditer(text):
+            if not _reserved(m.group().rsplit("@", 1)[1]):
+                yield Hit("email", "e-mail address", m.start(), m.group())
+    ids = list(_national_ids(text)) if ("national-id" in kinds or "phone" in kinds) else []
     if "national-id" in kinds:
-        yield from _national_ids(text)
+        yield from ids
     if "phone" in kinds:
-        yield from _phones(text)
+        yield from _phones(text, {h.offset for h in ids})
 
 
 def _national_ids(text: str) -> Iterator[Hit]:
     for m in _SSN_RE.finditer(text):
+        if not _free_before(text, m.start(), "-"):
+            continue
         area, group, serial = m.group(1), m.group(2), m.group(3)
         if area in ("000", "666") or area[0] == "9" or group == "00" or serial == "0000":
             continue
         yield Hit("national-id", "US social security number", m.start(), m.group())
     for m in _RRN_RE.finditer(text):
+        if not _free_before(text, m.start(), "-"):
+            continue
         month, day = int(m.group(2)), int(m.group(3))
         if 1 <= month <= 12 and 1 <= day <= 31:
             yield Hit("national-id", "Korean resident registration number", m.start(), m.group())
     for m in _CNID_RE.finditer(text):
-        if _cn_ok(m.group(1)):
+        if _free_before(text, m.start()) and _cn_ok(m.group(1)):
             yield Hit("national-id", "Chinese resident identity number", m.start(), m.group())
     for m in _NINO_RE.finditer(text):
-        if m.group(1) not in ("BG", "GB", "NK", "KN", "TN", "NT", "ZZ"):
+        if _free_before(text, m.start()) and m.group(1) not in ("BG", "GB", "NK", "KN", "TN", "NT", "ZZ"):
             yield Hit("national-id", "UK National Insurance number", m.start(), m.group())
 
 
-def _phones(text: str) -> Iterator[Hit]:
-    ids = {(h.offset) for h in _national_ids(text)}
+def _phones(text: str, ids: set[int]) -> Iterator[Hit]:
     for m in _PHONE_RE.finditer(text):
         raw = m.group(1).strip()
         start = m.start(1)

@@ -10,9 +10,9 @@ Shapes and units:
 * :func:`tokens` splits text into words: runs of letters/digits for scripts
   that separate words with spaces, and one token per character for CJK
   ideographs and kana (which do not); text is NFKC-normalised and casefolded.
-* :func:`shingles` is the set of ``k`` consecutive tokens (``k=3``), each as
-  one 32-bit CRC of its UTF-8 bytes; a text shorter than ``k`` tokens gives
-  one shingle of all its tokens.
+* :func:`shingles` is the set of 3 consecutive tokens, each shingle one
+  32-bit hash mixed from its tokens' CRC-32s; a text shorter than 3 tokens
+  gives one shingle of all its tokens.
 * :func:`jaccard` is ``|A ∩ B| / |A ∪ B|`` (0.0 .. 1.0) of two shingle sets.
 * :func:`near_duplicates` finds every pair whose exact Jaccard similarity is
   at least the threshold, among the candidates LSH proposes. With
@@ -52,14 +52,17 @@ def tokens(text: str) -> list[str]:
     return _TOKEN_RE.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
-def shingles(text: str, k: int = K) -> set[int]:
-    """The set of hashed ``k``-token shingles of ``text`` (empty for no tokens)."""
+def shingles(text: str) -> set[int]:
+    """The set of hashed 3-token shingles of ``text`` (empty for no tokens):
+    each token is hashed once (CRC-32 of its UTF-8), a shingle's hash mixes
+    its three token hashes with odd multipliers (32 bits)."""
     toks = tokens(text)
     if not toks:
         return set()
-    if len(toks) <= k:
-        return {zlib.crc32(" ".join(toks).encode("utf-8", "surrogatepass"))}
-    return {zlib.crc32(" ".join(toks[i : i + k]).encode("utf-8", "surrogatepass")) for i in range(len(toks) - k + 1)}
+    th = [zlib.crc32(t.encode("utf-8", "surrogatepass")) for t in toks]
+    if len(th) < K:
+        th += [0] * (K - len(th))
+    return {(a * 0x01000193 ^ b * 0x9E3779B1 ^ c) & _MASK for a, b, c in zip(th, th[1:], th[2:])}
 
 
 _NONWORD_RE = re.compile(r"[\W_]+")
