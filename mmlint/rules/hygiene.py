@@ -25,7 +25,7 @@ from mmlint.textutil import decode, echo
 
 #: Settings of the ``hygiene`` configuration table and their defaults.
 DEFAULTS: dict[str, Any] = {
-    "duplicate-threshold": 0.8,   # H101: Jaccard similarity of 3-word shingles, 0..1
+    "duplicate-threshold": 0.7,   # H101: Jaccard similarity of 3-word shingles, 0..1
     "drift-threshold": 0.1,       # H105: share of the hook's character trigrams found in the description
     "stale-days": 0,              # H104: days without an update; 0 turns the rule off
     "personal-data": list(personal.KINDS),  # H106: kinds to look for
@@ -50,7 +50,7 @@ def setting(ctx: Context, key: str) -> Any:
 def near_duplicate_note(ctx: Context):
     """Two notes say nearly the same thing: the Jaccard similarity of their
     3-word shingles (description and body) is at least ``duplicate-threshold``
-    (default 0.8; configurable in ``[tool.mmlint.hygiene]``).
+    (default 0.7; configurable in ``[tool.mmlint.hygiene]``).
 
     Why: duplicates pile up when an agent re-learns a fact instead of finding
     the note it wrote before; each copy costs index lines and they drift
