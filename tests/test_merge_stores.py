@@ -97,9 +97,12 @@ def test_caps_are_respected_with_metrics(tmp_path):
         return make_store(root, {"MEMORY.md": "".join(f"- [{prefix}{i}]({prefix}{i}.md) — hook {i}\n" for i in range(120)),
                                  **{f"{prefix}{i}.md": NOTE.format(f"{prefix}{i}", f"d{i}") for i in range(120)}})
     a, b = big(tmp_path / "a", "a"), big(tmp_path / "b", "b")
-    p = cli("merge", str(a), str(b), str(tmp_path / "out"))
-    assert p.returncode == 1 and not (tmp_path / "out").exists()
-    assert "E_INDEX_BUDGET_EXCEEDED" in p.stdout and '"lineCap": 200' in p.stdout and "pastCap" in p.stdout
+    plan = merge_stores([read(a), read(b)], str(tmp_path / "out"))
+    assert not plan.written and not (tmp_path / "out").exists()
+    assert [r.code for r in plan.refusals] == ["E_INDEX_BUDGET_EXCEEDED"]
+    usage = plan.refusals[0].usage["index"]
+    assert usage["lines"] == 240 and usage["lineCap"] == 200 and usage["overflowLines"] == 40
+    assert usage["pastCap"][0] == "b80.md" and len(usage["pastCap"]) == 40
 
 
 def test_mixed_dialects_are_a_usage_error(tmp_path):

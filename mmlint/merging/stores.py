@@ -336,6 +336,8 @@ def _load_window(plan: StoreMerge, back: Any, caps: dict[str, int]) -> None:
     """claude-code: refuse an index whose pointers would fall past the load window."""
     if back.dialect != "engramory" or back.profile != "claude-code" or back.index is None:
         return
+    if any(r.code == "E_INDEX_BUDGET_EXCEEDED" for r in plan.refusals):
+        return  # the index cap refusal already names the notes past it
     from mmlint.rules.interop import load_window
 
     lines, size = int(caps.get("load_lines", 200)), int(caps.get("load_bytes", 25000))
