@@ -32,7 +32,9 @@ RESERVED_TLDS = ("example", "test", "invalid", "localhost")
 _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}")
 # A run of digits, spaces, hyphens and parentheses; one bounded repetition
 # keeps it linear. The groups are checked in Python (:func:`_phones`).
-_PHONE_RE = re.compile(r"(?<![\w.+/-])(\+?\(?\d[\d ()-]{7,22}\d)(?![\w/]|[.-]\d)")
+_PHONE_RE = re.compile(r"(\+?\(?\d[\d ()-]{7,22}\d)(?![\w/]|[.-]\d)")
+#: Every digit-based kind needs three digits in a row: one cheap scan decides whether to look.
+_DIGITS_RE = re.compile(r"\d\d\d")
 # Patterns start with their first character class (no leading lookbehind, which
 # Python would evaluate at every position); the character before a match is
 # checked in Python (:func:`_free_before`).
@@ -90,6 +92,10 @@ def find(text: str, kinds: tuple[str, ...] | frozenset[str] = KINDS) -> Iterator
         for m in _EMAIL_RE.finditer(text):
             if not _reserved(m.group().rsplit("@", 1)[1]):
                 yield Hit("email", "e-mail address", m.start(), m.group())
+    if _DIGITS_RE.search(text) is None:
+        if "national-id" in kinds:
+            yield from _ninos(text)
+        return
     ids = list(_national_ids(text)) if ("national-id" in kinds or "phone" in kinds) else []
     if "national-id" in kinds:
         yield from ids
@@ -114,6 +120,10 @@ def _national_ids(text: str) -> Iterator[Hit]:
     for m in _CNID_RE.finditer(text):
         if _free_before(text, m.start()) and _cn_ok(m.group(1)):
             yield Hit("national-id", "Chinese resident identity number", m.start(), m.group())
+    yield from _ninos(text)
+
+
+def _ninos(text: str) -> Iterator[Hit]:
     for m in _NINO_RE.finditer(text):
         if _free_before(text, m.start()) and m.group(1) not in ("BG", "GB", "NK", "KN", "TN", "NT", "ZZ"):
             yield Hit("national-id", "UK National Insurance number", m.start(), m.group())
@@ -123,6 +133,8 @@ def _phones(text: str, ids: set[int]) -> Iterator[Hit]:
     for m in _PHONE_RE.finditer(text):
         raw = m.group(1).strip()
         start = m.start(1)
+        if not _free_before(text, start, ".+/-"):
+            continue
         digits = sum(c.isdigit() for c in raw)
         if not 9 <= digits <= 15 or start in ids or _DATE_RE.match(raw):
             continue
