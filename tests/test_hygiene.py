@@ -186,3 +186,9 @@ def test_corpus_findings_are_bounded():
         total += len(store.index.entries)
         drift += len(rules.run(store, mod, rules.Options(select={"H105"})))
     assert 0 < drift < total * 0.15
+
+
+def test_drift_in_a_cr_only_index_offers_no_fix(tmp_path):
+    make_store(tmp_path, {"MEMORY.md": "# Memory\r- [A](a.md) — Jenkins nightly job\r",
+                          "a.md": N.format("a", "Deploys run on GitHub Actions since March", "x")})
+    assert all(d.fix is None for d in by("H105", run(tmp_path)))

@@ -266,13 +266,15 @@ def _drift_fix(ctx: Context, drifted: list[tuple[Any, Note]]) -> Fix | None:
 
     idx = ctx.store.index
     rec = ctx.store.files.get(idx.path) if idx is not None else None
-    if rec is None or rec.data is None:
-        return None
+    if rec is None or rec.data is None or idx.newline == "\r":
+        return None  # a CR-only index: line numbers and lines do not line up; S111 fixes it first
     lines = idx.text.split("\n")
     changed = 0
     for e, n in drifted:
         desc = n.summary.strip()
         if not desc or any(c in desc for c in "[]<>`\\\r\n|") or "http" in desc.lower() or "  " in desc:
+            continue
+        if e.span.line > len(lines):
             continue
         raw = lines[e.span.line - 1]
         cr = "\r" if raw.endswith("\r") else ""
