@@ -26,7 +26,7 @@ def dump(path) -> dict:
 
 
 @needs_corpus
-@pytest.mark.parametrize("src", [s for s in corpus_stores() if "khwoo-agent" not in str(s)][::3], ids=store_id)
+@pytest.mark.parametrize("src", [s for s in corpus_stores() if "khwoo-agent" not in str(s)][::6], ids=store_id)
 def test_corpus_dumps_validate(src):
     from mmlint import api
 

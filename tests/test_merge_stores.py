@@ -124,3 +124,11 @@ def test_mm_stores_merge_by_topic(tmp_path):
     out = (tmp_path / "out" / "MEMORY.md").read_text(encoding="utf-8")
     assert out.count("## alerts") == 1 and out.startswith(idx.rstrip("\n"))
     assert cli("check", str(tmp_path / "out"), "--select", "P101,M105,M107").returncode == 0
+
+
+def test_dst_named_among_the_sources_is_merged_into_once(tmp_path):
+    a = make_store(tmp_path / "a", {"MEMORY.md": "- [X](x.md) — x\n", "x.md": NOTE.format("x", "x")})
+    b = make_store(tmp_path / "b", {"MEMORY.md": "- [Y](y.md) — y\n", "y.md": NOTE.format("y", "y")})
+    p = cli("merge", str(b), str(a), str(a))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert (a / "MEMORY.md").read_text() == "- [X](x.md) — x\n- [Y](y.md) — y\n"

@@ -38,7 +38,9 @@ def run(args: argparse.Namespace) -> int:
     results = [api.read_store(f, args.dialect, args.profile) for f in api.locate(srcs)]
     stores = [r.store for r in results]
     dst = os.path.abspath(dst)
-    if os.path.isdir(dst) and os.listdir(dst):
+    if any(s.root == dst for s in stores):
+        stores.sort(key=lambda s: s.root != dst)  # DST named among the sources: it goes first, once
+    elif os.path.isdir(dst) and os.listdir(dst):
         first = results[0]
         into = api.read_store(api.locate([dst])[0], first.dialect, first.profile).store
         stores.insert(0, into)
