@@ -106,16 +106,21 @@ def sketch(sh: set[int]) -> list[int]:
         if v < mins[b]:
             mins[b] = v
     empty = _MASK + 1
-    if all(m == empty for m in mins):
+    if empty not in mins:
         return mins
+    if min(mins) == empty:
+        return mins
+    # one pass right to left (twice round, for the wrap): the next filled bin and its distance
     out = list(mins)
-    for i in range(BINS):
-        if mins[i] == empty:
-            j, d = i, 0
-            while mins[j] == empty:
-                j = (j + 1) % BINS
-                d += 1
-            out[i] = mins[j] + d * (_MASK + 1)
+    nxt, dist = None, 0
+    for i in range(2 * BINS - 1, -1, -1):
+        k = i % BINS
+        if mins[k] != empty:
+            nxt, dist = mins[k], 0
+        else:
+            dist += 1
+            if nxt is not None and i < BINS:
+                out[k] = nxt + dist * empty
     return out
 
 
