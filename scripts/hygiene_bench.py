@@ -1,10 +1,12 @@
 """Time the hygiene rules (H101-H106) on synthetic stores of N notes.
 
-Usage: ``python scripts/hygiene_bench.py [--sizes 2000,20000] [--runs 3]``
+Usage: ``python scripts/hygiene_bench.py [--sizes 2000,20000] [--runs 3] [--vocabulary 3000]``
 
-Each store has N claude-code notes with varied bodies (about 60 words from
-a fixed vocabulary, seeded per note, so MinHash sees realistic shingle
-sets), one near-duplicate pair per 100 notes, a backticked path per note,
+Each store has N claude-code notes with varied bodies (60 words drawn,
+seeded per note, from a vocabulary of ``--vocabulary`` words: 3,000 is
+prose-like; a tiny one such as 40 makes every pair of notes share shingles,
+the adversarial case for LSH, whose candidate pairs then grow with N²),
+one near-duplicate pair per 100 notes, a backticked path per note,
 and an index pointing at every note with a hook. The stores live in a git
 checkout so H102 runs. Runs are interleaved across sizes (the machine is
 shared: compare ratios, not absolute times). Reports the median of the
@@ -29,13 +31,18 @@ WORDS = ("deploy build test cache index memory agent store note pointer branch m
          "python rust docker staging database migration queue worker retry backoff metric alert pager").split()
 
 
-def make_store(root: str, n: int) -> None:
+def vocabulary(size: int) -> list[str]:
+    """``size`` words: the base words, then made-up ones."""
+    return (WORDS + [f"w{i}x" for i in range(max(0, size - len(WORDS)))])[:max(size, 1)]
+
+
+def make_store(root: str, n: int, vocab: list[str] = WORDS) -> None:
     os.makedirs(os.path.join(root, ".git"), exist_ok=True)
     os.makedirs(os.path.join(root, "src"), exist_ok=True)
     lines = []
     for i in range(n):
         rnd = random.Random(i if i % 100 else i + 1)  # every 100th note copies its neighbour's words
-        body = " ".join(rnd.choice(WORDS) for _ in range(60))
+        body = " ".join(rnd.choice(vocab) for _ in range(60))
         if i % 100 == 0:
             body += " extra"
         with open(os.path.join(root, f"note_{i}.md"), "w", encoding="utf-8") as fh:
@@ -60,13 +67,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="2000,20000")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--vocabulary", type=int, default=3000, help="words the note bodies are drawn from")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         roots = {}
         for n in sizes:
             roots[n] = os.path.join(tmp, f"s{n}")
-            make_store(roots[n], n)
+            make_store(roots[n], n, vocabulary(args.vocabulary))
         times: dict[int, list[float]] = {n: [] for n in sizes}
         counts = {}
         for _ in range(args.runs):
