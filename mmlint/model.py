@@ -69,6 +69,16 @@ class Note:
             values are ``str`` (or YAML data for keys that needed YAML).
         body: the note text after its header, with line endings normalised to LF.
         spans: field name (or ``extra:<key>``) -> where the value was read.
+        frontmatter: the note's ``---`` block as parsed
+            (:class:`mmlint.frontmatter.Frontmatter`: items with key, value,
+            line and columns, ``close_raw`` ``None`` when it never closes);
+            ``None`` when the file has none (mm notes never have one).
+        header: header values of a file with a line header (mm: ``title``
+            from ``# <title>``, and each ``> mm-*:`` key); spans of them are
+            ``spans["header:<key>"]``.
+        entry: the index entry that lists the note (mm: the ``## topic``
+            section it was read from; engramory: the first pointer crediting
+            it; workspace: its projection line), ``None`` when none does.
         body_line: 1-based line of the note's file where ``body`` starts
             (after the frontmatter or mm header and the blank line after it).
         unclosed_head: the text after an opening ``---`` that never closes
@@ -100,6 +110,9 @@ class Note:
     spans: dict[str, Span] = field(default_factory=dict)
     body_line: int = 1
     unclosed_head: str | None = None
+    frontmatter: Any = None
+    header: dict[str, str] = field(default_factory=dict)
+    entry: Any = field(default=None, repr=False, compare=False)
     layout: Any = None
 
     def span(self, key: str = "") -> Span:

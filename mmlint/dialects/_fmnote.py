@@ -164,6 +164,7 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
     lead = fm is not None and body_lf.startswith("\n")
     note.body = body_lf[1:] if lead else body_lf
     note.body_line = 1 + head.count("\n") + (1 if lead else 0)
+    note.frontmatter = fm
     if fm is not None and fm.close_raw is None:
         first_nl = text.find("\n")
         note.unclosed_head = to_lf(text[first_nl + 1 :]) if first_nl >= 0 else ""

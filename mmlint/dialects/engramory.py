@@ -104,6 +104,43 @@ def owns_path(rel: str, profile: str | None = None) -> bool:
     return not ((profile or DEFAULT_PROFILE) == "recall-v1" and name.endswith("-history.md"))
 
 
+def is_ledger(name: str) -> bool:
+    """A recall-v1 ledger file name (seed spec §4): ``.engramory-<name>.jsonl``."""
+    return _LEDGER_RE.match(name) is not None
+
+
+def is_history(rel: str) -> bool:
+    """A recall-v1 ``<slug>-history.md`` archive (seed spec §3): never
+    checked as a note, whatever the profile (it holds a note's old sections)."""
+    return rel.endswith("-history.md")
+
+
+def history_main(rel: str) -> str | None:
+    """The main note of a history archive (``a-history.md`` -> ``a.md``), else ``None``."""
+    return rel[: -len("-history.md")] + ".md" if is_history(rel) else None
+
+
+def outside_graph(rel: str) -> bool:
+    """A path under a top-level folder outside the note graph
+    (:data:`SKIP_TOP`, compared case-folded: upstream §1.6)."""
+    return "/" in rel and rel.split("/", 1)[0].lower() in SKIP_TOP
+
+
+def expected_aux(rel: str, profile: str | None = None) -> bool:
+    """A file the engramory tools keep beside the notes that is not a note
+    and holds no memory: ledgers and state files (``.engramory-*.jsonl``,
+    ``.engramory-*.json``), a top-level ``README.md``, anything under
+    ``archive/`` or ``templates/``."""
+    name = rel.rsplit("/", 1)[-1]
+    state = name.startswith(".engramory-") and name.endswith(".json") and _LEDGER_RE.match(name[:-5] + ".jsonl") is not None
+    return outside_graph(rel) or is_ledger(name) or state or rel.lower() == "readme.md"
+
+
+def schema_name(profile: str | None) -> str:
+    """The JSON Schema a note's frontmatter is validated with (``schemas/``)."""
+    return f"engramory-{profile or DEFAULT_PROFILE}.note"
+
+
 def slug_of(path: str) -> str:
     """The file stem of a note path: ``sub/feedback_a_b.md`` -> ``feedback_a_b``."""
     base = path.rsplit("/", 1)[-1]
@@ -385,6 +422,11 @@ def _attach_index(store: Store) -> None:
     for e in idx.entries:
         per_line[e.span.line] = per_line.get(e.span.line, 0) + 1
     credited: set[int] = set()
+    for e in idx.entries:
+        if e.credits is not None:
+            note = store.note_at(e.credits)
+            if note is not None and note.entry is None:
+                note.entry = e
     for e in idx.entries:
         if e.kind != "link" or e.credits is None or e.credits in seen or per_line[e.span.line] > 1:
             continue

@@ -66,6 +66,12 @@ def body_chars(body: str) -> int:
     return len(body.strip("\n"))
 
 
+def expected_aux(rel: str, profile: str | None = None) -> bool:
+    """A file outside ``memories/`` is not the reference's concern: only
+    files among the detail files may be memories it misses."""
+    return not rel.startswith(DETAIL_DIR + "/")
+
+
 def owns_path(rel: str, profile: str | None = None) -> bool:
     """True when the mm reader takes the file at store-relative ``rel`` for
     part of the store: the index, the index-lines carrier file, or a detail
@@ -330,7 +336,8 @@ def read(root: str, profile: str | None = None) -> Store:
             claimed.add(path)
             lay = read_note_text(rec.data or b"")
             note.body = to_lf(lay.body)
-            note.body_line = 1 + lay.header_raw.count("\n")
+            _note_header(note, lay)
+        note.entry = e
         note.layout = {"entry": ent, "note": lay, "missing": missing, "shared": shared, "read": _entry_fields(note)}
         store.notes.append(note)
     for rel, rec in store.files.items():
@@ -338,7 +345,8 @@ def read(root: str, profile: str | None = None) -> Store:
             rec.kind = "note"
             lay = read_note_text(rec.data or b"")
             slug = rel[len(DETAIL_DIR) + 1 : -3]
-            note = Note(path=rel, slug=slug, body=to_lf(lay.body), body_line=1 + lay.header_raw.count("\n"))
+            note = Note(path=rel, slug=slug, body=to_lf(lay.body))
+            _note_header(note, lay)
             note.layout = {"entry": None, "note": lay, "missing": False, "read": _entry_fields(note)}
             store.notes.append(note)
     carrier = store.files.get(carriers.INDEX_LINES_FILE)
@@ -352,6 +360,21 @@ def read(root: str, profile: str | None = None) -> Store:
                                          {n.slug: n.layout["read"] for n in store.notes if n.layout["entry"] is not None},
                                          list(store.index.loose), dict(store.index.header))
     return store
+
+
+def _note_header(note: Note, lay: NoteLayout) -> None:
+    """Fill the neutral view of a detail file's header: ``body_line``,
+    ``header`` (``title`` and each ``mm-*`` value) and their spans."""
+    note.body_line = 1 + lay.header_raw.count("\n")
+    if lay.title is not None:
+        note.header["title"] = lay.title
+    note.header.update(lay.meta)
+    for i, raw in enumerate(lay.header_raw.split("\n"), start=1):
+        line = _strip_cr(raw)
+        m = _NOTE_META_RE.match(line)
+        key = m.group(1) if m else ("title" if _NOTE_TITLE_RE.match(line) else None)
+        if key is not None and "header:" + key not in note.spans:
+            note.spans["header:" + key] = Span(note.path, i, 1)
 
 
 def _entry_fields(note: Note) -> dict[str, Any]:

@@ -63,6 +63,11 @@ def segment_problem(seg: str) -> str | None:
     return None
 
 
+def schema_name(profile: str | None = None) -> str:
+    """The JSON Schema a note's frontmatter is validated with (``schemas/``)."""
+    return "workspace.note"
+
+
 def owns_path(rel: str, profile: str | None = None) -> bool:
     """True when the workspace reader takes the file at store-relative
     ``rel`` for part of the store: every ``*.md`` (the index included) outside
@@ -199,6 +204,10 @@ def read(root: str, profile: str | None = None) -> Store:
         store.index.loose = [(0, line) for line in carriers.read_lines_file(carrier.data)]
     resolve.resolve_entries(store)
     if store.index is not None:
+        for e in store.index.entries:
+            note = store.note_at(e.credits) if e.credits else None
+            if note is not None and note.entry is None:
+                note.entry = e
         store.index.layout = IndexLayout(store.index.bom, store.index.text, _state(store))
     return store
 

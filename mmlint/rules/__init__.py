@@ -190,6 +190,52 @@ class Context:
         """The store's engramory profile (``None`` for other dialects)."""
         return self.store.profile
 
+    # The dialect-neutral view (DESIGN "Rules and reports"): rules ask these,
+    # never a reader's layout, and never repeat a dialect's facts.
+
+    def fact(self, name: str, default: Any = None) -> Any:
+        """A fact the dialect module exposes (``TYPE_PREFIXES``,
+        ``SKIP_TOP``, ``valid_topic`` ...), else ``default``."""
+        return getattr(self.dialect, name, default)
+
+    def has_file(self, note: Any) -> bool:
+        """Whether the note's file was read (an mm entry may name a detail
+        file that is missing or unreadable)."""
+        rec = self.store.files.get(note.path)
+        return rec is not None and rec.kind == "note"
+
+    def is_history(self, path: str) -> bool:
+        """A history archive of a note (recall-v1 ``-history.md``), per the dialect."""
+        f = getattr(self.dialect, "is_history", None)
+        return bool(f(path)) if f is not None else False
+
+    def outside_graph(self, path: str) -> bool:
+        """A path in a folder the dialect keeps outside the note graph
+        (engramory ``archive/``, ``templates/``)."""
+        f = getattr(self.dialect, "outside_graph", None)
+        return bool(f(path)) if f is not None else False
+
+    def expected_aux(self, path: str) -> bool:
+        """An auxiliary file the dialect's tools keep beside the notes (a
+        ledger, a README, an archive): not a memory anyone misses."""
+        f = getattr(self.dialect, "expected_aux", None)
+        return bool(f(path, self.store.profile)) if f is not None else False
+
+    def schema_name(self) -> str | None:
+        """The JSON Schema for the notes' frontmatter, ``None`` when the
+        dialect has none."""
+        f = getattr(self.dialect, "schema_name", None)
+        return f(self.store.profile) if f is not None else None
+
+    @staticmethod
+    def frontmatter_item(note: Any, key: str) -> Any:
+        """The top-level frontmatter item ``key`` of ``note``
+        (:class:`mmlint.frontmatter.Item`), else ``None``."""
+        fm = note.frontmatter
+        if fm is None:
+            return None
+        return next((it for it in fm.items if it.key == key and it.parent is None), None)
+
 
 @dataclass
 class Options:

@@ -19,7 +19,7 @@ def note_too_large(ctx: Context):
     Bad: a 5 MB activity log as a note
     Good: split it, or archive the history into ``<slug>-history.md``.
     """
-    limit = _cap(ctx, "note_bytes", 4 * 1024 * 1024)
+    limit = _cap(ctx, "note_bytes", ctx.fact("NOTE_MAX_BYTES"))
     for n in ctx.store.notes:
         rec = ctx.store.files.get(n.path)
         if rec is not None and rec.size > limit:
@@ -34,8 +34,8 @@ def too_many_notes(ctx: Context):
     Bad: 2,400 notes
     Good: archive or merge notes until at most 2,000 remain.
     """
-    limit = _cap(ctx, "notes", 2000)
-    notes = [n for n in ctx.store.notes if not n.path.endswith("-history.md")]
+    limit = _cap(ctx, "notes", ctx.fact("MAX_NOTES"))
+    notes = [n for n in ctx.store.notes if not ctx.is_history(n.path)]
     if len(notes) > limit:
         yield Finding(Span(ctx.store.index.path if ctx.store.index else "MEMORY.md", 1, 1),
                       f"store holds {len(notes)} notes, over the {limit}-note cap by {len(notes) - limit}", anchor="notes")
@@ -50,7 +50,7 @@ def detail_file_cap(ctx: Context):
     Bad: a 70 KB ``memories/log.md``
     Good: split the note or condense it.
     """
-    limit = _cap(ctx, "detail_bytes", 65536)
+    limit = _cap(ctx, "detail_bytes", ctx.fact("DETAIL_MAX_BYTES"))
     for n in ctx.store.notes:
         rec = ctx.store.files.get(n.path)
         if rec is not None and rec.kind == "note" and rec.size > limit:
@@ -69,13 +69,11 @@ def write_budget(ctx: Context):
     Bad: a 5,000-character body with ``budget: 5000/4000``
     Good: a compressed body under the budget.
     """
-    from mmlint.dialects.mm import body_chars, note_budget
-
     for n in ctx.store.notes:
-        if not isinstance(n.layout, dict) or n.layout.get("missing"):
+        if not ctx.has_file(n):
             continue
-        chars = body_chars(n.body)
-        _, budget = note_budget(n, None, ctx.options.caps)
+        chars = ctx.dialect.body_chars(n.body)
+        _, budget = ctx.dialect.note_budget(n, None, ctx.options.caps)
         if chars > budget:
             yield Finding(n.spans.get("budget") or Span(n.path, 1, 1),
                           f"body is {chars} code points, over its write budget of {budget} by {chars - budget}")
@@ -90,7 +88,7 @@ def entry_too_large(ctx: Context):
     Bad: a 300 KB body
     Good: split it into several memories.
     """
-    limit = _cap(ctx, "entry_bytes", 262144)
+    limit = _cap(ctx, "entry_bytes", ctx.fact("MAX_ENTRY_BYTES"))
     for n in ctx.store.notes:
         size = len(n.body.encode("utf-8", "surrogateescape"))
         if size > limit:

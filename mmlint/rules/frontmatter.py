@@ -92,11 +92,7 @@ reader_rule("F108", "key-at-two-levels", ERROR, """
 
 
 def _schema_name(ctx: Context) -> str | None:
-    if ctx.store.dialect == "engramory":
-        return f"engramory-{ctx.store.profile or 'claude-code'}.note"
-    if ctx.store.dialect == "workspace":
-        return "workspace.note"
-    return None
+    return ctx.schema_name()
 
 
 def _instance(ctx: Context, note) -> dict:
@@ -109,7 +105,7 @@ def _instance(ctx: Context, note) -> dict:
         if key == "scope" and value == "":
             continue
         if key == "tags" and ctx.store.dialect == "workspace":
-            item = note.layout.field_items.get("tags") if note.layout else None
+            item = ctx.frontmatter_item(note, "tags")
             value = item.value if item is not None and isinstance(item.value, str) else ", ".join(value)
         inst[key] = value
     return inst
@@ -125,9 +121,10 @@ def _schema_errors(ctx: Context, note) -> list:
     return ctx.cache[key]
 
 
-def _skip(note) -> bool:
-    lay = note.layout
-    return lay is None or getattr(lay, "fm", None) is None or lay.fm.close_raw is None or note.path.endswith("-history.md")
+def _skip(ctx: Context, note) -> bool:
+    """No frontmatter fields to check: none, one that never closes, or a history archive."""
+    fm = note.frontmatter
+    return fm is None or fm.close_raw is None or ctx.is_history(note.path)
 
 
 @rule("F109", "missing-frontmatter", ERROR, dialects=("engramory",))
@@ -141,10 +138,9 @@ def missing_frontmatter(ctx: Context):
     Good: ``---`` / ``name: x`` / ``description: ...`` / ``type: reference`` / ``---``
     """
     for n in ctx.store.notes:
-        lay = n.layout
         if "\x00" in n.body:
             continue  # S107 reports a NUL-filled (crashed) note
-        if getattr(lay, "fm", "x") is None and not n.path.endswith("-history.md") and n.path.split("/", 1)[0].lower() not in ("archive", "templates"):
+        if n.frontmatter is None and not ctx.is_history(n.path) and not ctx.outside_graph(n.path):
             if n.body.lstrip("\n").startswith("---"):
                 hint = "remove the blank line(s) before '---': the fence must be the first line"
             elif n.body.lstrip().startswith("---"):
@@ -171,7 +167,7 @@ def missing_required_key(ctx: Context):
     if _schema_name(ctx) is None:
         return
     for n in ctx.store.notes:
-        if _skip(n):
+        if _skip(ctx, n):
             continue
         for err in _schema_errors(ctx, n):
             if err.keyword == "required":
@@ -194,7 +190,7 @@ def invalid_field_value(ctx: Context):
         return
     rev = dict(ctx.dialect.KEYMAP)
     for n in ctx.store.notes:
-        if _skip(n):
+        if _skip(ctx, n):
             continue
         errors = [e for e in _schema_errors(ctx, n) if e.keyword != "required"]
         misshapen = {e.key for e in errors if e.keyword != "format"}
@@ -220,7 +216,7 @@ def unknown_key(ctx: Context):
     Good: ``description: ...``
     """
     for n in ctx.store.notes:
-        if _skip(n):
+        if _skip(ctx, n):
             continue
         for key in n.extra:
             if not key or key in CLAUDE_KEYS or key.startswith("mmlint-"):
@@ -287,7 +283,7 @@ def missing_why_how(ctx: Context):
     Good: ``**Why:** the lockfile is pnpm's`` / ``**How to apply:** run pnpm install``
     """
     for n in ctx.store.notes:
-        if n.type not in ("feedback", "project") or _skip(n):
+        if n.type not in ("feedback", "project") or _skip(ctx, n):
             continue
         why, how, near_why, near_how = _labels(n.body)
         span = n.spans.get("type") or Span(n.path, 1, 1)
@@ -314,7 +310,7 @@ def missing_scope(ctx: Context):
     Bad: a feedback note with no ``scope:``
     Good: ``scope: repo`` or ``scope: global``
     """
-    missing = [n for n in ctx.store.notes if n.type in ("feedback", "project") and not n.scope and not _skip(n)]
+    missing = [n for n in ctx.store.notes if n.type in ("feedback", "project") and not n.scope and not _skip(ctx, n)]
     if missing:
         names = ", ".join(n.path for n in missing[:3]) + (f" +{len(missing) - 3} more" if len(missing) > 3 else "")
         yield Finding(Span(missing[0].path, 1, 1), f"{len(missing)} feedback/project note(s) carry no 'scope': {names}")
@@ -335,7 +331,7 @@ def empty_why_how(ctx: Context):
     Good: ``**Why:** the lockfile is pnpm's``
     """
     for n in ctx.store.notes:
-        if n.type not in ("feedback", "project") or _skip(n):
+        if n.type not in ("feedback", "project") or _skip(ctx, n):
             continue
         lines = n.body.split("\n")
         offset = body_line_offset(n)

@@ -63,30 +63,21 @@ def human_title(ctx: Context):
     Bad: ``# Deployment notes`` in ``memories/deployment.md``
     Good: ``# deployment``, with the human title in the body.
     """
-    from mmlint.dialects.mm import valid_topic
-
+    valid_topic = ctx.dialect.valid_topic
     for n in ctx.store.notes:
-        lay = n.layout if isinstance(n.layout, dict) else None
-        nl = lay.get("note") if lay else None
-        if nl is None or lay.get("entry") is None:
+        if n.entry is None or not ctx.has_file(n) or not n.header:
             continue
-        topic = lay["entry"]["topic"]
-        for label, value in (("title", nl.title), ("mm-topic", nl.meta.get("mm-topic"))):
+        topic = n.entry.title or ""
+        for label in ("title", "mm-topic"):
+            value = n.header.get(label)
             if value is None:
                 continue
-            line = _line_of(nl.header_raw, "# " if label == "title" else "mm-topic:")
+            line = n.span("header:" + label).line
             if not valid_topic(value):
                 yield Finding(Span(n.path, line, 1), f"{label} {echo(value)} is not a valid topic slug: the mm reference fails to load the whole store",
                               hint=f"use '# {topic}' and put the human title in the body")
             elif value != topic:
                 yield Finding(Span(n.path, line, 1), f"{label} {echo(value)} differs from the entry topic {echo(topic)}")
-
-
-def _line_of(text: str, needle: str) -> int:
-    for i, line in enumerate(text.split("\n"), start=1):
-        if needle in line:
-            return i
-    return 1
 
 
 @rule("X103", "stale-budget-record", WARNING, dialects=("mm",), fix=SAFE)
@@ -104,16 +95,14 @@ def stale_budget_record(ctx: Context):
     records are left for a person.
     """
     for n in ctx.store.notes:
-        if n.budget is None or not isinstance(n.layout, dict) or n.layout.get("missing"):
+        if n.budget is None or not ctx.has_file(n):
             continue
         m = re.match(r"^(\d+)/(\d+)", n.budget)
         span = n.spans.get("budget") or Span(n.path, 1, 1)
         if not m:
             yield Finding(span, f"budget {echo(n.budget)} is not <bodyChars>/<writeBudget>; the reference reads it as 0/0")
             continue
-        from mmlint.dialects.mm import body_chars
-
-        actual = body_chars(n.body)
+        actual = ctx.dialect.body_chars(n.body)
         if int(m.group(1)) != actual:
             yield Finding(span, f"budget records {m.group(1)} body characters; the body has {actual}",
                           fix=_budget_fix(ctx, span, m.group(1), actual))
@@ -166,7 +155,7 @@ def tags_rewritten(ctx: Context):
     Good: ``- **tags:** deploy-notes, ops``
     """
     for n in ctx.store.notes:
-        if not n.tags or not isinstance(n.layout, dict) or n.layout.get("entry") is None:
+        if not n.tags or n.entry is None:
             continue
         ref = _reference_tags(n.tags)
         if ref != n.tags:
@@ -196,7 +185,7 @@ def _risky(raw: str) -> bool:
 def _yaml_view(ctx: Context, note: Any) -> tuple[Any, str | None] | None:
     """The YAML reading of a note's frontmatter, computed only when some line
     is risky (plain ``key: value`` blocks read the same either way)."""
-    fm = getattr(note.layout, "fm", None)
+    fm = note.frontmatter
     if fm is None or fm.close_raw is None:
         return None
     raws = [r for it in fm.items for r in it.raw]
@@ -231,7 +220,7 @@ def frontmatter_not_yaml(ctx: Context):
         view = _yaml_view(ctx, n)
         if view is None or view[1] is None:
             continue
-        fm = n.layout.fm
+        fm = n.frontmatter
         bad = next((it for it in fm.items for r in it.raw if _risky(r)), None)
         line, col, hint = _yaml_cause(bad)
         yield Finding(Span(n.path, line, col), f"frontmatter is not valid YAML ({echo(view[1], 100)[1:-1]}); Claude Code drops it",
@@ -283,7 +272,7 @@ def yaml_reads_differently(ctx: Context):
         if view is None or view[1] is not None or not isinstance(view[0], dict):
             continue
         data = view[0]
-        for it in n.layout.fm.items:
+        for it in n.frontmatter.items:
             if it.kind != "scalar" or not it.key or it.quote:
                 continue
             ydata = data.get(it.parent, {}) if it.parent else data
@@ -310,7 +299,7 @@ def yaml_only_frontmatter(ctx: Context):
     Good: ``tags: a, b``
     """
     for n in ctx.store.notes:
-        fm = getattr(n.layout, "fm", None)
+        fm = n.frontmatter
         if fm is None:
             continue
         for it in fm.items:
@@ -371,7 +360,7 @@ def frontmatter_too_low(ctx: Context):
     Good: keep frontmatter short; move detail into the body.
     """
     for n in ctx.store.notes:
-        fm = getattr(n.layout, "fm", None)
+        fm = n.frontmatter
         if fm is not None and fm.close_line > 30:
             yield Finding(Span(n.path, fm.close_line, 1), f"frontmatter closes on line {fm.close_line}; Claude Code only looks within the first 30 lines")
 

@@ -33,7 +33,7 @@ def invalid_topic(ctx: Context):
     Bad: ``## Project Notes``
     Good: ``## project-notes``
     """
-    from mmlint.dialects.mm import valid_topic
+    valid_topic = ctx.dialect.valid_topic
 
     for e in _entries(ctx):
         topic = e.title or ""
@@ -85,7 +85,7 @@ def orphan_detail_file(ctx: Context):
     Good: add an entry for it, or delete it.
     """
     for n in ctx.store.notes:
-        if isinstance(n.layout, dict) and n.layout.get("entry") is None:
+        if n.entry is None:
             yield Finding(Span(n.path, 1, 1), "detail file is not named by any index entry")
 
 
@@ -102,7 +102,7 @@ def invalid_entry_field(ctx: Context):
     from mmlint.validate import validate
 
     for n in ctx.store.notes:
-        if not isinstance(n.layout, dict) or n.layout.get("entry") is None:
+        if n.entry is None:
             continue
         inst = {"topic": n.slug, "file": n.path}
         for f in ("summary", "tags", "updated"):
@@ -125,13 +125,11 @@ def invalid_memory_id(ctx: Context):
     Bad: ``> mm-id: my memory``
     Good: ``> mm-id: my-memory``
     """
-    from mmlint.dialects.mm import TOPIC_RE
-
     idx = ctx.store.index
     if idx is None or "mm-id" not in idx.header:
         return
     value = idx.header["mm-id"]
-    if not TOPIC_RE.match(value):
+    if not ctx.dialect.TOPIC_RE.match(value):
         line = next((i for i, raw in enumerate(idx.text.split("\n"), 1) if raw.lstrip(">").strip().startswith("mm-id:")), 1)
         yield Finding(Span(idx.path, line, 1), f"mm-id {echo(value)} is not a valid memory id (letters, digits, '.', '_', '-')")
 
@@ -168,7 +166,7 @@ def nonstandard_file_path(ctx: Context):
     for e in _entries(ctx):
         if e.target is None or e.data.get("unsafe"):
             continue
-        want = f"memories/{e.title}.md"
+        want = f"{ctx.fact('DETAIL_DIR')}/{e.title}.md"
         if e.target != want:
             yield Finding(e.pointer_span or e.span, f"file is {echo(e.target)}, not {echo(want)}: the reference moves the note there on its next write")
 

@@ -28,7 +28,7 @@ def invalid_slug(ctx: Context):
     """
     for n in ctx.store.notes:
         name = n.path.rsplit("/", 1)[-1]
-        if n.path.endswith("-history.md"):
+        if ctx.is_history(n.path):
             continue
         if not _RECALL_SLUG.match(name):
             yield Finding(Span(n.path, 1, 1), f"file name {echo(name)} is not [a-z0-9-]+.md")
@@ -45,7 +45,7 @@ def type_prefix_mismatch(ctx: Context):
     """
     for n in ctx.store.notes:
         name = n.path.rsplit("/", 1)[-1]
-        if n.path.endswith("-history.md") or n.type is None:
+        if ctx.is_history(n.path) or n.type is None:
             continue
         prefix = name.split("-", 1)[0]
         if prefix != n.type:
@@ -70,7 +70,7 @@ def name_slug_mismatch(ctx: Context):
     Good: ``name: release-train`` in ``project_release_train.md``
     """
     for n in ctx.store.notes:
-        if not n.name or not n.name.strip() or n.name[0] in "'\"" or n.path.endswith("-history.md"):
+        if not n.name or not n.name.strip() or n.name[0] in "'\"" or ctx.is_history(n.path):
             continue  # blank (F112) or quote-broken (F102) names are reported there
         if ctx.store.profile == "claude-code" and any(c.isspace() for c in n.name.strip()):
             continue  # older Claude Code releases wrote a human title as the name
@@ -96,8 +96,7 @@ def unsafe_segment(ctx: Context):
     Bad: ``项目约定/CON.md``, ``notes./a.md``
     Good: ``项目约定/控制台.md``
     """
-    from mmlint.dialects.workspace import segment_problem
-
+    segment_problem = ctx.dialect.segment_problem
     for n in ctx.store.notes:
         parts = n.path.split("/")
         for i, seg in enumerate(parts):
@@ -117,9 +116,10 @@ def category_too_deep(ctx: Context):
     Bad: ``a/b/c/d/note.md``
     Good: ``a/b/c/note.md``
     """
+    depth = ctx.fact("MAX_CATEGORY_DEPTH")
     for n in ctx.store.notes:
-        if len(n.category) > 3:
-            yield Finding(Span(n.path, 1, 1), f"note is {len(n.category)} folders deep (at most 3)")
+        if len(n.category) > depth:
+            yield Finding(Span(n.path, 1, 1), f"note is {len(n.category)} folders deep (at most {depth})")
 
 
 @rule("N106", "name-collision", ERROR)
@@ -199,11 +199,7 @@ def non_note_file(ctx: Context):
         if rec.kind != "aux":
             continue
         name = path.rsplit("/", 1)[-1]
-        top = path.split("/", 1)[0].lower() if "/" in path else ""
-        if top in ("archive", "templates") or re.match(r"^\.engramory-[a-z0-9-]+\.(jsonl|json)$", name) \
-                or path.lower() == "readme.md" or name in _OWN_FILES or name == "MEMORY.md" or carriers.is_parked(path):
-            continue
-        if ctx.store.dialect == "mm" and not path.startswith("memories/"):
+        if ctx.expected_aux(path) or name in _OWN_FILES or name == "MEMORY.md" or carriers.is_parked(path):
             continue
         yield Finding(Span(path, 1, 1), f"{echo(name)} is not a note; memory tools do not read it")
 
@@ -239,7 +235,7 @@ def orphan_history_archive(ctx: Context):
     Good: restore the main note, or move the archive out of the store.
     """
     for path in ctx.store.files:
-        if path.endswith("-history.md"):
-            main = path[: -len("-history.md")] + ".md"
+        main = ctx.dialect.history_main(path)
+        if main is not None:
             if main not in ctx.store.files:
                 yield Finding(Span(path, 1, 1), f"archive has no main note {echo(main)}")

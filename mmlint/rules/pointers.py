@@ -196,13 +196,12 @@ def orphan_note(ctx: Context):
 def _pointer_fix(ctx: Context, note) -> Fix | None:
     """An index with a pointer line for ``note`` added (see P106)."""
     from mmlint.dialects import Unrepresentable
-    from mmlint.dialects.engramory import pointer_line
     from mmlint.rules.index import index_caps
     from mmlint.textutil import count_lines, encode
 
     idx = ctx.store.index
     try:
-        line = pointer_line(note, note.path)
+        line = ctx.dialect.pointer_line(note, note.path)
     except Unrepresentable:
         return None
     lines = idx.lines()
@@ -223,9 +222,7 @@ def _pointer_fix(ctx: Context, note) -> Fix | None:
     caps = index_caps(ctx)
     if (caps["lines"] and count_lines(text) > caps["lines"]) or (caps["bytes"] and len(data) > caps["bytes"]):
         return None
-    from mmlint.dialects.engramory import read_index
-
-    if note.path not in {e.target for e in read_index(idx.path, data).entries}:
+    if note.path not in {e.target for e in ctx.dialect.read_index(idx.path, data).entries}:
         return None  # the line would not read back as a pointer to the note (a newline in its name): no fix
     return Fix(f"add a pointer to {note.path} to the index", {idx.path: data})
 

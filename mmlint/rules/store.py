@@ -178,7 +178,7 @@ def invalid_ledger(ctx: Context):
 
     for path, rec in ctx.store.files.items():
         name = path.rsplit("/", 1)[-1]
-        if not re.match(r"^\.engramory-[a-z0-9-]+\.jsonl$", name) or rec.data is None:
+        if not ctx.dialect.is_ledger(name) or rec.data is None:
             continue
         for i, line in enumerate(rec.data.split(b"\n"), start=1):
             if not line.strip():
