@@ -309,10 +309,11 @@ def linked_only_note(ctx: Context):
 
 @rule("P111", "dangling-note-link", WARNING)
 def dangling_note_link(ctx: Context):
-    """A markdown link in a note body leads to no note: nothing at the path,
-    a folder, a name nothing can open, or out of the store root. Paths are
-    relative to the linking note's folder; remote URLs and ``#anchors`` are
-    not checked.
+    """A markdown link in a note body leads to no note: a ``.md`` name with
+    nothing there, a folder or a name nothing can open where a ``.md`` note
+    should be, or any path out of the store root. Paths are relative to the
+    linking note's folder; remote URLs, ``#anchors`` and missing targets that
+    are not ``.md`` names (``[x](wee-linked.com)``) are not checked.
 
     Why: a reader (or agent) following the link finds nothing, or reads a
     file the store does not own.
@@ -323,6 +324,8 @@ def dangling_note_link(ctx: Context):
         r = ref.resolution
         if ref.kind != "link" or r.kind in (resolve.NOTE, resolve.FILE):
             continue
+        if r.kind != resolve.OUTSIDE and not (r.path or "").rstrip("/.").lower().endswith(".md"):
+            continue  # not written as a note: an image, a bare domain, a word
         what = {resolve.MISSING: "nothing is there", resolve.FOLDER: "it is a folder",
                 resolve.OUTSIDE: "it leads out of the store root", resolve.NOT_OPENABLE: r.reason}.get(r.kind, r.kind)
         yield Finding(Span(ref.source, ref.line, ref.column), f"link to {echo(ref.dest)} leads to no note: {what}")

@@ -44,7 +44,7 @@ def test_mm_uri_memory_id_is_the_stores_mm_id(tmp_path):
 
 
 def test_mm_markdown_links_between_notes(tmp_path):
-    root = mm_store(tmp_path, {"alpha": "see [b](beta.md), [c](gamma.md), [o](../../x.md)\n", "beta": "b\n"})
+    root = mm_store(tmp_path, {"alpha": "see [b](beta.md), [c](gamma.md), [o](../../x.txt), [w](wee-linked.com)\n", "beta": "b\n"})
     _, got = run(root, "mm")
     assert [g[:3] for g in got if g[0] == "P111"] == [("P111", "memories/alpha.md", 6), ("P111", "memories/alpha.md", 6)]
 
