@@ -168,12 +168,14 @@ def campaign(args) -> dict:
             name = f"read:{dialect}/{profile or '-'}"
 
             def reader(d=dialect, p=profile):
+                if args.readers_only:
+                    return fuzzing.check_read_render(files, d, p)
                 bad, res = fuzzing.check_reader(files, d, p)
                 results[(d, p)] = res
                 return bad
 
             run(name, reader, files)
-        if i % args.deep_every == 0:
+        if i % args.deep_every == 0 and not args.readers_only:
             for (dialect, profile), res in results.items():
                 tag = f"{dialect}/{profile or '-'}"
                 run(f"report:{tag}", lambda r=res: fuzzing.check_reporters(r), files)
@@ -208,6 +210,8 @@ def main() -> int:
     ap.add_argument("--inputs", type=int, default=100_000, help="inputs to run (each through every reader)")
     ap.add_argument("--hypothesis", type=int, default=300, help="seeds drawn from the hypothesis strategies")
     ap.add_argument("--deep-every", type=int, default=50, help="run reporters, --fix and writers on every N-th input")
+    ap.add_argument("--readers-only", action="store_true",
+                    help="each input through every reader and same-dialect writer only (no rules): the fast mode")
     ap.add_argument("--seconds", type=int, default=0, help="stop after this many seconds (0: no limit)")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--out", default="/tmp/mmlint-fuzz", help="folder for saved failing inputs")

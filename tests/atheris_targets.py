@@ -66,5 +66,8 @@ if __name__ == "__main__":
     import atheris
 
     target = TARGETS[sys.argv[1]]
+    target(b"\x00" * 64)  # load the lazily imported modules (rules, markdown-it) first
+    target(b"\x01---\nname: a\n---\n- [a](a.md)\n## t\n- **file:** x\n" * 4)
+    atheris.instrument_all()  # coverage feedback from mmlint and its libraries
     atheris.Setup([sys.argv[0], *sys.argv[2:]], target)
     atheris.Fuzz()

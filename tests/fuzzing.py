@@ -53,6 +53,17 @@ def _result(store, dialect: str, profile: str | None, diagnostics: list) -> Stor
     return res
 
 
+def check_read_render(files: dict[str, bytes], dialect: str, profile: str | None) -> list[str]:
+    """Reader and same-dialect writer only (the campaign's fast mode)."""
+    mod = dialects.get(dialect)
+    store = read(files, dialect, profile)
+    try:
+        out = mod.render(store, profile)
+    except Unrepresentable as exc:
+        return [f"{dialect}/{profile}: same-dialect render refused: {exc}"]
+    return [f"{dialect}/{profile}: same-dialect render changed {rel!r}" for rel, data in out.items() if files.get(rel) != data]
+
+
 def check_reader(files: dict[str, bytes], dialect: str, profile: str | None) -> tuple[list[str], Any]:
     """Reader, rules and same-dialect writer: ``(mismatches, StoreResult)``."""
     bad: list[str] = []

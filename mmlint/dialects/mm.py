@@ -389,7 +389,26 @@ def _entry_fields(note: Note) -> dict[str, Any]:
 # ---------------------------------------------------------------- writing
 
 
-_TOPIC_JUNK_RE = re.compile(r"-*[^A-Za-z0-9._-]+-*")
+_TOPIC_JUNK_RE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _hyphenate(text: str) -> str:
+    """Each run of characters outside ``[A-Za-z0-9._-]``, with the hyphens
+    right around it, as one ``-`` (what ``re.sub(r"-*[^A-Za-z0-9._-]+-*",
+    "-", text)`` gives, in one linear pass: that pattern rescans a run of
+    hyphens from each of its positions)."""
+    out: list[str] = []
+    pos, n = 0, len(text)
+    for m in _TOPIC_JUNK_RE.finditer(text):
+        if m.start() < pos:
+            continue
+        out.append(text[pos:m.start()].rstrip("-") if m.start() > pos else "")
+        out.append("-")
+        pos = m.end()
+        while pos < n and text[pos] == "-":
+            pos += 1
+    out.append(text[pos:])
+    return "".join(out)
 #: Length of the hash that ends a mapped topic too long to keep whole.
 _HASH_CHARS = 10
 
@@ -412,7 +431,7 @@ def map_topic(slug: str) -> str:
 
     if valid_topic(slug):
         return slug
-    topic = _TOPIC_JUNK_RE.sub("-", carriers.ascii_slug(slug)).strip("._-")
+    topic = _hyphenate(carriers.ascii_slug(slug)).strip("._-")
     if valid_topic(topic):
         return topic
     nfc = unicodedata.normalize("NFC", slug).encode("utf-8", "surrogateescape")

@@ -35,10 +35,58 @@ _NWS = "[^" + re.escape(JS_WHITESPACE) + "]"
 _DOT = "[^\n\r\u2028\u2029]"
 _HEADINGISH = re.compile(rf"^##{_WS}+{_NWS}")
 _HEADING = re.compile(rf"^##{_WS}+({_NWS}{_DOT}*)\Z")
-_HEADER_META = re.compile(rf"^>{_WS}*({_NWS}+?):{_WS}*({_DOT}*)\Z")
-_META = re.compile(rf"^-{_WS}*\*\*([A-Za-z0-9_]+):\*\*{_WS}*({_DOT}*)\Z")
-_TITLE = re.compile(rf"^#{_WS}+({_DOT}+)\Z")
-_NOTE_META = re.compile(rf"^>{_WS}*(mm-[A-Za-z0-9_-]+):{_WS}*({_DOT}*)\Z")
+_META_KEY = re.compile(rf"^-{_WS}*\*\*([A-Za-z0-9_]+):\*\*")
+_NOTE_META_KEY = re.compile(rf"^>{_WS}*(mm-[A-Za-z0-9_-]+):")
+_TERMINATORS = frozenset("\n\r\u2028\u2029")
+
+
+class _Found:
+    """What ``re.Match.group`` gives for the patterns below."""
+
+    def __init__(self, *groups: str) -> None:
+        self.groups = groups
+
+    def group(self, i: int) -> str:
+        return self.groups[i - 1]
+
+
+def _tail(rest: str, one: bool = False) -> str | None:
+    """The reference's ``{WS}*({DOT}*)$`` (``{WS}+({DOT}+)$`` when ``one``)
+    on ``rest``, JavaScript semantics (``.`` stops at line terminators),
+    without a backtracking regex: the group is ``rest`` after its leading
+    whitespace when no line terminator follows that; for ``one`` on
+    all-whitespace text, its last character (where the regex ends up after
+    backtracking), if that is not a terminator."""
+    if one and (not rest or rest[0] not in JS_WHITESPACE):
+        return None
+    body = rest.lstrip(JS_WHITESPACE)
+    if body:
+        return None if any(c in _TERMINATORS for c in body) else body
+    if not one:
+        return ""
+    return rest[-1] if len(rest) >= 2 and rest[-1] not in _TERMINATORS else None
+
+
+def _meta(line: str) -> _Found | None:
+    """``^-{WS}*\\*\\*([A-Za-z0-9_]+):\\*\\*{WS}*({DOT}*)$``, linear."""
+    m = _META_KEY.match(line)
+    value = _tail(line[m.end():]) if m else None
+    return _Found(m.group(1), value) if m and value is not None else None
+
+
+def _title(line: str) -> _Found | None:
+    """``^#{WS}+({DOT}+)$``, linear."""
+    value = _tail(line[1:], one=True) if line.startswith("#") else None
+    return _Found(value) if value is not None else None
+
+
+def _note_meta(line: str) -> _Found | None:
+    """``^>{WS}*(mm-[A-Za-z0-9_-]+):{WS}*({DOT}*)$``, linear."""
+    m = _NOTE_META_KEY.match(line)
+    value = _tail(line[m.end():]) if m else None
+    return _Found(m.group(1), value) if m and value is not None else None
+
+
 _TOPIC = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 _TAG_SPLIT = re.compile(r"[,，;；]")
 _BUDGET = re.compile(r"^([0-9]+)/([0-9]+)")
@@ -99,7 +147,7 @@ def parse_index(text: str) -> list[dict[str, str]]:
             continue
         if cur is None:
             continue
-        m = _META.match(line)
+        m = _meta(line)
         if m is not None and m.group(1) in KNOWN:
             cur["meta"][m.group(1)] = js_trim(m.group(2))
         else:
@@ -124,8 +172,8 @@ def parse_note(text: str) -> tuple[str, str]:
     lines = text.split("\n")
     phase, saw_meta, start, topic = "pre", False, None, ""
     for n, line in enumerate(lines):
-        title = _TITLE.match(line)
-        meta = _NOTE_META.match(line)
+        title = _title(line)
+        meta = _note_meta(line)
         if phase == "pre":
             if title and not line.startswith("##"):
                 topic = js_trim(title.group(1))
@@ -155,7 +203,7 @@ def parse_note(text: str) -> tuple[str, str]:
     return topic, body.strip("\n")
 
 
-def _apply_meta(meta: re.Match, topic: str) -> str:
+def _apply_meta(meta: _Found, topic: str) -> str:
     if meta.group(1) == "mm-topic":
         value = js_trim(meta.group(2))
         if not valid_topic(value):

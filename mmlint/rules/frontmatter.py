@@ -229,15 +229,49 @@ _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 #: A label: list/heading/quote prefix, optional ``1.``, optional bold, the
 #: word(s), an optional parenthetical note (``How to apply (done 2026-04):``),
 #: optional bold close, then ``:`` or the full-width ``：`` on the same line.
-_NOTE = r"(?:[ \t]*[(（][^)）\n]{0,80}[)）])?"
-_WHY = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*why" + _NOTE + r"[ \t]*(?:\*\*|__)?[ \t]*[:：]", re.IGNORECASE)
-_HOW = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*how[ \t]+to[ \t]+apply" + _NOTE + r"[ \t]*(?:\*\*|__)?[ \t]*[:：]", re.IGNORECASE)
+#: Linear by construction: the prefix (``[ \t#>*-]*``) is stripped before
+#: matching (:class:`_Label`), and every run of blanks is followed by a token
+#: it cannot match, so no two quantifiers compete for the same characters.
+_PREFIX = " \t#>*-"
+_BOLD = r"(?:(?:\*\*|__)[ \t]*)?"
+_LEAD = r"(?:\d+[.)][ \t]*)?" + _BOLD
+_NOTE = r"[ \t]*(?:[(（][^)）\n]{0,80}[)）][ \t]*)?"
+
+
+class _Label:
+    """A label pattern matched after the line's prefix is stripped."""
+
+    def __init__(self, pattern: str) -> None:
+        self.rx = re.compile(pattern, re.IGNORECASE)
+
+    def match(self, line: str) -> re.Match | None:
+        """``re.match`` of the pattern on ``line`` without its prefix."""
+        return self.rx.match(line.lstrip(_PREFIX))
+
+
+_WHY = _Label(_LEAD + r"why" + _NOTE + _BOLD + r"[:：]")
+_HOW = _Label(_LEAD + r"how[ \t]+to[ \t]+apply" + _NOTE + _BOLD + r"[:：]")
 #: A heading that is the label itself (``## Why``, ``### How to apply``): its
 #: section is the content, so no colon is needed.
-_WHY_HEAD = re.compile(r"^#{1,6}[ \t]+why" + _NOTE + r"[ \t]*[:：]?[ \t]*#*[ \t]*$", re.IGNORECASE)
-_HOW_HEAD = re.compile(r"^#{1,6}[ \t]+how[ \t]+to[ \t]+apply" + _NOTE + r"[ \t]*[:：]?[ \t]*#*[ \t]*$", re.IGNORECASE)
-_WHY_NEAR = re.compile(r"^[ \t#>*\-]*(?:\*\*|__)?[ \t]*why\b", re.IGNORECASE)
-_HOW_NEAR = re.compile(r"^[ \t#>*\-]*(?:\*\*|__)?[ \t]*how\b", re.IGNORECASE)
+_HEAD_END = _NOTE + r"(?:[:：][ \t]*)?(?:#+[ \t]*)?$"
+_WHY_HEAD = re.compile(r"^#{1,6}[ \t]+why" + _HEAD_END, re.IGNORECASE)
+_HOW_HEAD = re.compile(r"^#{1,6}[ \t]+how[ \t]+to[ \t]+apply" + _HEAD_END, re.IGNORECASE)
+_WHY_NEAR = _Label(_BOLD + r"why\b")
+_HOW_NEAR = _Label(_BOLD + r"how\b")
+
+
+def strip_comments(text: str) -> str:
+    """``text`` without its ``<!-- ... -->`` comments (an unclosed one is
+    kept); one left-to-right pass."""
+    out, pos = [], 0
+    while True:
+        a = text.find("<!--", pos)
+        b = text.find("-->", a + 4) if a >= 0 else -1
+        if b < 0:
+            out.append(text[pos:])
+            return "".join(out)
+        out.append(text[pos:a])
+        pos = b + 3
 
 
 def _unfenced(lines: list[str]):
@@ -316,7 +350,7 @@ def missing_scope(ctx: Context):
         yield Finding(Span(missing[0].path, 1, 1), f"{len(missing)} feedback/project note(s) carry no 'scope': {names}")
 
 
-_LABEL_REST = re.compile(r"^[ \t#>*\-]*(?:\d+[.)][ \t]*)?(?:\*\*|__)?[ \t]*(why|how[ \t]+to[ \t]+apply)[ \t]*(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*(.*)$", re.IGNORECASE)
+_LABEL_REST = _Label(_LEAD + r"(why|how[ \t]+to[ \t]+apply)[ \t]*" + _BOLD + r"[:：][ \t]*" + _BOLD + r"(.*)$")
 
 
 @rule("F116", "empty-why-how", WARNING, dialects=("engramory",), profiles=("upstream", "claude-code"))
@@ -339,7 +373,7 @@ def empty_why_how(ctx: Context):
             lm = _LABEL_REST.match(line)
             if not lm:
                 continue
-            rest = re.sub(r"<!--.*?-->", "", lm.group(2)).strip(" *_")
+            rest = strip_comments(lm.group(2)).strip(" *_")
             j = i + 1
             while not rest and j < len(lines):
                 nxt = lines[j]
@@ -348,7 +382,7 @@ def empty_why_how(ctx: Context):
                     continue  # the content may follow a blank line (a list, a paragraph)
                 if _LABEL_REST.match(nxt) or nxt.lstrip().startswith("#"):
                     break
-                rest = re.sub(r"<!--.*?-->", "", nxt).strip(" *_-")
+                rest = strip_comments(nxt).strip(" *_-")
             if not rest:
                 label = "Why" if lm.group(1).lower() == "why" else "How to apply"
                 yield Finding(Span(n.path, offset + i + 1, 1), f"'{label}:' label has no content")
