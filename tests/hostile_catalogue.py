@@ -194,9 +194,9 @@ CASES: dict[str, Case] = {
     "cr-only-index": Case(cr_only_index, codes=frozenset({"S111"})),
     "bracket-run-index": Case(bracket_run_index, ("--dialect", "engramory")),
     "escapes-in-values": Case(escapes_in_values, ("--profile", "recall-v1"), codes=frozenset({"F102", "N102"})),
-    "newline-in-note-name": Case(newline_in_note_name, codes=frozenset({"P106"})),
-    "escape-in-names": Case(escape_in_names),
-    "escape-in-mm-names": Case(escape_in_mm_names),
+    "newline-in-note-name": Case(newline_in_note_name, codes=frozenset({"P106", "N112"})),
+    "escape-in-names": Case(escape_in_names, codes=frozenset({"N112"})),
+    "escape-in-mm-names": Case(escape_in_mm_names, codes=frozenset({"N112"})),
     "unparseable-index-line": Case(unparseable_index_line),
     "body-link-outside": Case(body_link_outside, codes=frozenset({"P111"})),
 }

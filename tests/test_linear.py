@@ -1,6 +1,8 @@
 """Every scanner that runs on store text is linear: each is timed on
 adversarial inputs of 64 KiB against a plain input of the same size, and
-the ratio is bounded (times alone are noise on a shared machine).
+the ratio is bounded (times alone are noise on a shared machine; a 0.25 s
+floor absorbs scheduling noise, while each pattern replaced here took
+seconds to minutes on these inputs).
 
 The adversarial inputs are the ones that made the earlier patterns
 backtrack: runs of blanks before a character that ends the match
@@ -57,7 +59,7 @@ SCANNERS = {
 
 def _best(fn, text: str) -> float:
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         t0 = time.perf_counter()
         fn(text)
         best = min(best, time.perf_counter() - t0)
@@ -72,21 +74,23 @@ def test_scanner_is_linear_on_adversarial_input(name):
         text = text[:N]
         took = _best(fn, text)
         quarter = _best(fn, text[: N // 4])
-        assert took < 30 * plain + 0.05, f"{name}: {took:.3f} s on {text[:12]!r}... vs {plain:.4f} s on plain text"
-        assert took < 10 * quarter + 0.02, f"{name}: 4x the input took {took / max(quarter, 1e-9):.0f}x the time"
+        assert took < 30 * plain + 0.25, f"{name}: {took:.3f} s on {text[:12]!r}... vs {plain:.4f} s on plain text"
+        assert took < 10 * quarter + 0.25, f"{name}: 4x the input took {took / max(quarter, 1e-9):.0f}x the time"
 
 
 def test_no_pattern_nests_quantifiers():
-    """A cheap structural audit: no compiled pattern of the packages that
-    read stores holds a quantified group whose body is itself quantified
-    (``(a+)+``, ``(?:x*y?)*``), the shape of classic catastrophic backtracking."""
+    """A cheap structural audit: no compiled pattern of the package holds a
+    repeated group that starts with a repeated class or escape (``(a+)+``,
+    ``(?:\\s*x)*``), the shape of classic catastrophic backtracking."""
     import mmlint
     from pathlib import Path
 
-    nested = re.compile(r"\((?:\?:)?[^()]*[+*][^()]*\)[+*]")
+    # a repeated group that starts with a repeated class: (x+y)*, ([a-z]+)+ (a group that starts
+    # with a literal separator, like (?:-[a-z0-9]+)*, cannot overlap itself and is fine)
+    nested = re.compile(r"\((?:\?:)?(?:\[[^\]]*\]|\\.|\.)[+*][^()]*\)[+*]")
     offenders = []
     for path in sorted(Path(mmlint.__file__).parent.rglob("*.py")):
         for lineno, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
             if "re.compile(" in line and nested.search(line):
                 offenders.append(f"{path.name}:{lineno}: {line.strip()[:100]}")
-    assert offenders == [] or all("(?:-[a-z0-9]+)*" in o or "(?:\\d+[.)]" in o for o in offenders), offenders
+    assert offenders == [], offenders

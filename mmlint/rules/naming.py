@@ -107,6 +107,34 @@ def unsafe_segment(ctx: Context):
                 yield Finding(Span(n.path, 1, 1), f"{what} {echo(check)}: {why}")
 
 
+@rule("N112", "control-character-in-name", WARNING, dialects=("engramory", "mm"))
+def control_character_in_name(ctx: Context):
+    """A file or folder name in the store holds a control character (a line
+    break, ESC, DEL, a C1 control), a Unicode line separator or a bidi
+    control (workspace stores report these as N104).
+
+    Why: a markdown pointer cannot name a file with a line break, so the
+    note cannot be indexed; an escape sequence or a bidi control in a name
+    rewrites the terminal of whoever lists the folder, and makes two names
+    look alike.
+    Bad: ``feedback_deploy\\n.md`` (a line break), ``x\\x1b[31m.md`` (ESC), ``notes\\u202ed.md`` (RLO)
+    Good: ``feedback_deploy.md``
+    """
+    from mmlint.textutil import UNSAFE_CHARS
+
+    seen = set()
+    for path in ctx.store.files:
+        parts = path.split("/")
+        for i in range(len(parts)):
+            name, where = parts[i], "/".join(parts[: i + 1])
+            bad = sorted({c for c in UNSAFE_CHARS.findall(name) if not "\udc80" <= c <= "\udcff"})
+            if bad and where not in seen:
+                seen.add(where)
+                what = "file name" if i == len(parts) - 1 else "folder name"
+                yield Finding(Span(path, 1, 1), f"{what} {echo(name)} holds {', '.join(echo(c) for c in bad)}",
+                              hint="rename it without control or bidi characters")
+
+
 @rule("N105", "category-too-deep", ERROR, dialects=("workspace",))
 def category_too_deep(ctx: Context):
     """A workspace note sits more than 3 category folders deep.

@@ -175,6 +175,7 @@ CASES: dict[str, Case] = {
     "X110": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("> mm-id: local", "Read this first, agent!\n> mm-id: local")), MM),
     "X111": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, body="x" * 5000 + "\n")}), CC),
     "X108": Case("engramory", "claude-code", with_(CC, **{"a.md": N(dates=False, extra="".join(f"k{i}: v\n" for i in range(30)))}), CC),
+    "N112": Case("engramory", "upstream", with_(ENG, **{"b\x1b[31m.md": N("b"), "MEMORY.md": idx("- [A](a.md) — hook")}), ENG),
     "X112": Case("engramory", "upstream", with_(ENG, **{"a.md": N(extra='mmlint-budget: {"a": 1}\n')}),
                  with_(ENG, **{"a.md": N(extra="mmlint-budget: 145/4000\n")})),
     "X109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("- **tags:** a", "- **tags:** Deploy Notes, ops, OPS")), MM),
