@@ -192,3 +192,12 @@ def test_drift_in_a_cr_only_index_offers_no_fix(tmp_path):
     make_store(tmp_path, {"MEMORY.md": "# Memory\r- [A](a.md) — Jenkins nightly job\r",
                           "a.md": N.format("a", "Deploys run on GitHub Actions since March", "x")})
     assert all(d.fix is None for d in by("H105", run(tmp_path)))
+
+
+def test_not_updated_falls_back_to_the_file_time(tmp_path):
+    make_store(tmp_path, {"MEMORY.md": "- [A](a.md) — a\n", "a.md": N.format("a", "a", "x")})
+    old = time.time() - 400 * 86400
+    os.utime(tmp_path / "a.md", (old, old))
+    found = by("H104", run(tmp_path, **{"stale-days": 365}))
+    assert len(found) == 1 and found[0].span.path == "a.md" and "not updated for 4" in found[0].message
+    assert by("H104", run(tmp_path)) == []  # off by default

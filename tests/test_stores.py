@@ -93,3 +93,15 @@ def test_hostile_folder_names_are_escaped(tmp_path):
     make_store(bad, {"MEMORY.md": ""})
     p = subprocess.run([sys.executable, "-m", "mmlint", "stores", "--home", str(tmp_path / "home")], capture_output=True, text=True)
     assert p.returncode == 0 and "\x1b" not in p.stdout and "red\nline" not in p.stdout
+
+
+def test_both_folder_name_spellings_decode(tmp_path):
+    """Older Claude Code versions replace only separators (``-home-u-my.app``),
+    newer ones every non-alphanumeric character (``-home-u-my-app``)."""
+    proj = tmp_path / "my.app"
+    proj.mkdir()
+    seps_only = str(proj).replace("/", "-")
+    assert "." in seps_only
+    assert projects.decode_project(seps_only) == [str(proj)]
+    assert projects.decode_project(projects.encode(str(proj))) == [str(proj)]
+    assert projects.naive_decode("-home-u--claude-x") == "/home/u/.claude/x"
