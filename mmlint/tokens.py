@@ -16,9 +16,10 @@ in that class — ASCII (letters, digits, punctuation, spaces) 4 per token;
 CJK ideographs, kana and Hangul syllables 1 per token; every other
 character (accented Latin, Cyrillic, Greek, Arabic, emoji...) 2 per token;
 line breaks count as ASCII. Each class is rounded up, so a non-empty text
-costs at least one token. It is an estimate for budgeting, within about
-±25% of real tokenizers on English and CJK text; Claude's tokenizer is not
-public, so no count is exact for Claude.
+costs at least one token. These ratios are the usual rules of thumb for BPE
+tokenizers, not a calibration (none was made here): use the figure for
+budgeting and comparing stores. Claude's tokenizer is not public, so no
+count is exact for Claude.
 
 **Exact count** for a named tokenizer: when the optional package
 ``tiktoken`` is installed, :func:`counter` with ``"tiktoken"`` (or
