@@ -58,7 +58,7 @@ def store_report(res: Any, cwd: str, tokenizer: tuple[str, Any] | None = None) -
     options); ``tokenizer`` is ``(method, count)`` from
     :func:`mmlint.tokens.counter` (default: the estimate)."""
     from mmlint import tokens
-    from mmlint.convert import index_usage
+    from mmlint.usage import index_usage
     from mmlint.rules.index import dialect_index_caps
 
     store = res.store

@@ -23,6 +23,7 @@ import pytest
 
 from conftest import make_store, tree_bytes
 from mmlint import convert, dialects
+from mmlint.convert import transaction
 
 NOTES = 300
 
@@ -137,7 +138,7 @@ def test_fallback_two_rename_install_is_restored_after_a_crash(big, tmp_path, mo
     def no_exchange(a, b):
         raise OSError(errno.EINVAL, "no exchange here")
 
-    monkeypatch.setattr(convert, "_exchange", no_exchange)
+    monkeypatch.setattr(transaction, "_exchange", no_exchange)
     plan = convert.plan_conversion(st, dst, "workspace", force=True)
     assert plan.ok and plan.written and tree_bytes(dst) == ref
     assert _leftovers(tmp_path, "out") == []

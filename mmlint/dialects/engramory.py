@@ -624,8 +624,8 @@ def budget_use(store: Store, files: dict[str, bytes], profile: str | None = None
     """Budget use of the files :func:`render` made for ``profile``: written
     path -> ``{"noteBytes"}`` for a note (plus ``"noteMaxBytes"``, 4 MiB, for
     recall-v1 and upstream), and for ``MEMORY.md``
-    :func:`mmlint.convert.index_usage` against the profile's hard caps."""
-    from mmlint.convert import index_usage
+    :func:`mmlint.usage.index_usage` against the profile's hard caps."""
+    from mmlint.usage import index_usage
 
     profile = profile or DEFAULT_PROFILE
     capped = profile in ("recall-v1", "upstream")
@@ -639,14 +639,14 @@ def budget_use(store: Store, files: dict[str, bytes], profile: str | None = None
 
 
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
-    """Refusals (:class:`mmlint.convert.Refusal`) for writing ``store`` as
+    """Refusals (:class:`mmlint.usage.Refusal`) for writing ``store`` as
     engramory ``profile`` into ``files`` (the output of :func:`render`), in
     the mm priority order: notes over 4 MiB (``E_NOTE_TOO_LARGE``, bytes;
     recall-v1 §6 and the upstream doctor's read cap), more than 2,000 notes
     (``E_TOO_MANY_NOTES``, recall-v1 §6), then the profile's index caps
     (:data:`INDEX_CAPS`, ``E_INDEX_BUDGET_EXCEEDED`` naming the notes past
     the cap)."""
-    from mmlint.convert import Refusal, index_overflow
+    from mmlint.usage import Refusal, index_overflow
 
     profile = profile or DEFAULT_PROFILE
     caps = INDEX_CAPS[profile]

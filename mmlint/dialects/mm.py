@@ -646,9 +646,9 @@ def budget_use(store: Store, files: dict[str, bytes], profile: str | None = None
     Returns written path -> usage: a detail file ``{"bodyChars"`` (code
     points of the body), ``"writeBudget"``, ``"budgetUsedPct"`` (clamped to
     0..100 as the reference does), ``"noteBytes"``, ``"noteMaxBytes"}``;
-    ``MEMORY.md`` :func:`mmlint.convert.index_usage` (lines, bytes, caps).
+    ``MEMORY.md`` :func:`mmlint.usage.index_usage` (lines, bytes, caps).
     """
-    from mmlint.convert import index_usage
+    from mmlint.usage import index_usage
 
     paths = note_paths(store)
     out: dict[str, dict[str, Any]] = {}
@@ -666,13 +666,13 @@ def budget_use(store: Store, files: dict[str, bytes], profile: str | None = None
 
 
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
-    """Budget refusals (:class:`mmlint.convert.Refusal`) for writing
+    """Budget refusals (:class:`mmlint.usage.Refusal`) for writing
     ``store`` as mm into ``files``, in the spec's priority (§6, mm-reference
     §2.3): write budget (``E_WRITE_BUDGET_EXCEEDED``, code points), detail
     file cap (``E_FILE_BUDGET_EXCEEDED``, bytes), index caps
     (``E_INDEX_BUDGET_EXCEEDED``, lines and bytes, naming the notes past
     the cap). Usage carries the spec's metric names."""
-    from mmlint.convert import Refusal, index_overflow
+    from mmlint.usage import Refusal, index_overflow
 
     use = budget_use(store, files)
     paths = note_paths(store)

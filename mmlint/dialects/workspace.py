@@ -336,10 +336,10 @@ def budget_use(store: Store, files: dict[str, bytes], profile: str | None = None
 
 
 def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None = None) -> list:
-    """Refusals (:class:`mmlint.convert.Refusal`) for writing ``store`` as
+    """Refusals (:class:`mmlint.usage.Refusal`) for writing ``store`` as
     workspace: a note body over ``maxEntryBytes`` (262,144 bytes, spec
     "Settings") is ``E_FILE_BUDGET_EXCEEDED``."""
-    from mmlint.convert import Refusal
+    from mmlint.usage import Refusal
 
     paths = note_paths(store)
     use = budget_use(store, files)

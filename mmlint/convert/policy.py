@@ -1,0 +1,184 @@
+"""The conversion policy: what may be written, filled, dropped or refused.
+
+No file-system access here: every function works on the model, the target
+dialect module and the rendered files (POSIX path -> bytes). The steps, in
+the order :func:`mmlint.convert.plan_conversion` runs them (DESIGN "The
+loss policy", docs/convert.md):
+
+* :func:`blocking_problems` — data the reader could not read makes the store
+  unconvertible (``E_UNREADABLE``);
+* :func:`apply_defaults` — ``--default`` values and the target's own fills,
+  then ``E_REQUIRED`` for what is still missing;
+* :func:`native_only` — values only the source dialect holds;
+* :func:`render_dropping` — render, dropping (and listing) values the user
+  allowed to lose, refusing the others (``E_UNREPRESENTABLE``);
+* :func:`unsafe_path` — a rendered path that would leave DST;
+* :func:`describe` — the plan's file list and carriers;
+* :func:`compare` — **the value comparison**: the expected content against
+  what the target reads back. It is the one function a verification by the
+  owning tools replaces (issue 8 items 1-2); its contract is its docstring.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from mmlint import carriers, dialects
+from mmlint.convert.plan import Plan, PlannedFile
+from mmlint.dialects import Unrepresentable
+from mmlint.model import NOTE_FIELDS, Store
+from mmlint.usage import Refusal
+
+#: Reader problems that make a store unconvertible: data that was not read.
+BLOCKING = {"S101": "a symlink out of the root was not read", "S102": "a file could not be read",
+            "S105": "a folder could not be listed", "S117": "the index was too large to read"}
+
+#: Failure priority (mm spec §6): write budget, detail file cap, index caps.
+PRIORITY = {"E_WRITE_BUDGET_EXCEEDED": 1, "E_FILE_BUDGET_EXCEEDED": 2, "E_INDEX_BUDGET_EXCEEDED": 3,
+            "E_NOTE_TOO_LARGE": 2, "E_TOO_MANY_NOTES": 3}
+
+
+def short(v: Any) -> str:
+    """``v`` (a string, or any value by its ``repr``) escaped and cut to 60
+    code points for a message (:func:`mmlint.textutil.echo`)."""
+    from mmlint.textutil import echo
+
+    return echo(v if isinstance(v, str) else repr(v), 60)
+
+
+def blocking_problems(source: Store, plan: Plan) -> None:
+    """Refuse (``E_UNREADABLE``) for each reader problem in :data:`BLOCKING`;
+    list other tools' folders that are not walked (S104) in ``plan.not_copied``."""
+    for p in source.problems:
+        if p.code in BLOCKING:
+            plan.refusals.append(Refusal("E_UNREADABLE", p.span.path, f"{BLOCKING[p.code]}: {p.message}"))
+        elif p.code == "S104":
+            plan.not_copied.append((p.span.path, p.message))
+
+
+def apply_defaults(store: Store, target: Any, profile: str | None, defaults: dict[str, str], plan: Plan) -> None:
+    """Fill fields the notes lack: the user's ``--default`` values first, then
+    the target's own fills (``target.fills(note, profile)``); then refuse each
+    field ``target.required(profile)`` names that is still missing.
+
+    ``store`` is changed in place; every fill is listed in ``plan.fills``."""
+    required = target.required(profile) if hasattr(target, "required") else {}
+    for note in store.notes:
+        for fname, value in defaults.items():
+            if getattr(note, fname) is None:
+                setattr(note, fname, value)
+                plan.fills.append((note.path, fname, value))
+        for fname, value in (target.fills(note, profile) if hasattr(target, "fills") else {}).items():
+            setattr(note, fname, value)
+            plan.fills.append((note.path, fname, value))
+        for fname, key in required.items():
+            if getattr(note, fname) is None:
+                plan.refusals.append(Refusal("E_REQUIRED", note.path, f"{target.NAME}{' ' + profile if profile else ''} requires {key!r}, which this note lacks; "
+                                             f"supply it with --default {key}=VALUE", fname))
+
+
+def unsafe_path(rel: str) -> bool:
+    """True when a writer's output path could leave DST: empty, absolute,
+    a backslash or drive letter, or an empty, ``.`` or ``..`` segment."""
+    return (not rel or rel.startswith("/") or "\\" in rel or re.match(r"^[A-Za-z]:", rel) is not None
+            or any(seg in ("", ".", "..") for seg in rel.split("/")))
+
+
+def native_only(source: Store, allow: set[str], plan: Plan) -> None:
+    """Refuse what only the source's dialect holds (its ``native_only``),
+    or list it as a loss when its field is in ``allow``."""
+    module = dialects.get(source.dialect)
+    for path, fname, value in (module.native_only(source) if hasattr(module, "native_only") else []):
+        if fname in allow:
+            plan.losses.append((path, fname, value))
+        else:
+            plan.refusals.append(Refusal("E_UNREPRESENTABLE", path, f"{fname}: {short(value)} has no place outside "
+                                         f"{source.dialect}; pass --allow-loss {fname} to drop it", fname))
+
+
+def describe(plan: Plan, model: Store, target: Any, profile: str | None, files: dict[str, bytes]) -> None:
+    """Fill ``plan.files`` (kind, source, budget use) and ``plan.carriers``."""
+    written = {dst: src for src, dst in target.note_paths(model, profile).items()} if hasattr(target, "note_paths") else {}
+    use = target.budget_use(model, files, profile) if hasattr(target, "budget_use") else {}
+    aux = {carriers.unpark(p) for p in model.aux_files()}
+    for path, data in sorted(files.items()):
+        if path == "MEMORY.md":
+            kind, src = "index", ""
+        elif path in written:
+            kind, src = "note", written[path]
+        elif carriers.unpark(path) in aux:
+            kind, src = "aux", carriers.unpark(path)
+        else:
+            kind, src = "carrier", ""
+        plan.files[path] = PlannedFile(path, len(data), kind, src, use.get(path, {}))
+    plan.carriers = carriers.used(files)
+
+
+def compare(expected: dict[str, Any], got: dict[str, Any], allow: set[str], plan: Plan, paths: dict[str, str]) -> None:
+    """Compare what a conversion must keep with what the target reads back.
+
+    Args:
+        expected: :func:`mmlint.model.semantic` of the source with fills
+            applied and allowed losses dropped.
+        got: :func:`mmlint.model.semantic` of the written store as the
+            target reads it.
+        allow: fields the user allowed to lose (``--allow-loss``).
+        plan: receives an ``E_LOSS`` refusal per changed value (note, field,
+            both values) and, for an allowed field, a loss instead.
+        paths: slug -> source note path, to name notes by their source path.
+    """
+    for slug, src in expected["notes"].items():
+        path = paths.get(slug, slug)
+        dst = got["notes"].get(slug)
+        if dst is None:
+            plan.refusals.append(Refusal("E_LOSS", path, f"note {slug!r} is missing after conversion", "slug"))
+            continue
+        for key in list(NOTE_FIELDS) + ["extra", "body", "category"]:
+            a, b = src.get(key), dst.get(key)
+            if a == b or (key in ("extra", "category") and not a and not b):
+                continue
+            if a is None:
+                continue  # a fill, listed by apply_defaults
+            if key in allow:
+                plan.losses.append((path, key, a))
+                continue
+            plan.refusals.append(Refusal("E_LOSS", path, f"{key!r} would change from {short(a)} to {short(b)}", key))
+    if expected["index_lines"] != got["index_lines"] and "index_lines" not in allow:
+        lost = [t for t in expected["index_lines"] if t not in got["index_lines"]]
+        if lost:
+            plan.refusals.append(Refusal("E_LOSS", "MEMORY.md", f"{len(lost)} index line(s) that are not note entries would be lost, "
+                                         f"first: {short(lost[0])}", "index_lines"))
+    elif expected["index_lines"] != got["index_lines"]:
+        plan.losses.append(("MEMORY.md", "index_lines", expected["index_lines"]))
+    got_aux = {carriers.unpark(p): d for p, d in got["aux"].items()}
+    for path, data in expected["aux"].items():
+        if got_aux.get(carriers.unpark(path)) != data:
+            plan.refusals.append(Refusal("E_LOSS", path, "auxiliary file would not be copied verbatim", "aux"))
+
+
+def render_dropping(model: Store, target: Any, profile: str | None, allow: set[str], plan: Plan) -> dict[str, bytes] | None:
+    """Render ``model`` with ``target.render(model, profile)``; a value the
+    target cannot hold is dropped from ``model`` (and listed in
+    ``plan.losses``) when its field is in ``allow``, else the conversion is
+    refused (``E_UNREPRESENTABLE``) and ``None`` returned."""
+    for _ in range(len(model.notes) * (len(NOTE_FIELDS) + 4) + 8):
+        try:
+            return target.render(model, profile)
+        except Unrepresentable as exc:
+            base = exc.field.split(":", 1)[0]
+            note = next((n for n in model.notes if n.path == exc.path), None)
+            if note is None or (exc.field not in allow and base not in allow) or exc.field in ("slug", "aux"):
+                plan.refusals.append(Refusal("E_UNREPRESENTABLE", exc.path, f"{exc.field}: {exc.reason}", exc.field))
+                return None
+            if exc.field.startswith("extra:"):
+                key = exc.field[len("extra:"):].split(".", 1)[0]
+                plan.losses.append((note.path, exc.field, note.extra.pop(key, None)))
+            elif exc.field == "category":
+                plan.losses.append((note.path, "category", "/".join(note.category)))
+                note.category = ()
+            else:
+                plan.losses.append((note.path, exc.field, getattr(note, exc.field)))
+                setattr(note, exc.field, None)
+    plan.refusals.append(Refusal("E_UNREPRESENTABLE", "", "could not render the store"))
+    return None
