@@ -2,6 +2,10 @@
 
 import sys
 
-from mmlint.cli import main
+try:
+    from mmlint.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the modules load, before main() can say it (exit as cli.main does)
+    sys.stderr.write("mmlint: interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())

@@ -274,3 +274,32 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
             w.files[rel] = FileRecord(rel, "skipped" if top in skip_top else "file", size=len(data), data=data)
     w.files = dict(sorted(w.files.items()))
     return w
+
+
+def walk_files(root: str, files: dict[str, bytes], skip_top: frozenset[str] = frozenset()) -> Walk:
+    """A :class:`Walk` of an in-memory tree, as :func:`walk_store` would
+    list it once written: ``files`` (POSIX relative path -> bytes, the
+    output of a writer) seen below ``root``, which is only a name (nothing
+    on disk is read). Files under a :data:`FOREIGN_DIRS` folder are left
+    out (the folder is listed in ``skipped_dirs``); files under a top-level
+    folder in ``skip_top`` get kind ``"skipped"``, as on disk.
+
+    Used to verify a rendered store before anything is written (a dry run
+    writes nothing). Paths must be safe (no ``..``, no absolute path): the
+    caller checks them first.
+    """
+    w = Walk(root)
+    skipped: set[str] = set()
+    for rel in sorted(files):
+        parts = rel.split("/")
+        foreign = next((i for i, d in enumerate(parts[:-1]) if d in FOREIGN_DIRS), None)
+        if foreign is not None:
+            folder = "/".join(parts[: foreign + 1])
+            if folder not in skipped:
+                skipped.add(folder)
+                w.skipped_dirs.append((folder, "another tool's folder"))
+            continue
+        kind = "skipped" if len(parts) > 1 and parts[0].lower() in skip_top else "file"
+        data = files[rel]
+        w.files[rel] = FileRecord(rel, kind, size=len(data), data=data)
+    return w

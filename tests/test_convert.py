@@ -102,8 +102,13 @@ def test_dest_not_empty_needs_force(tmp_path):
     plan = convert.plan_conversion(src, dst, "workspace")
     assert not plan.ok and plan.refusals[0].code == "E_DEST_NOT_EMPTY"
     assert (dst / "keep.txt").read_text() == "mine"
+    plan = convert.plan_conversion(src, dst, "workspace", force=True)  # keep.txt is not a store file
+    assert not plan.ok and plan.refusals[0].code == "E_DEST_NOT_STORE" and (dst / "keep.txt").read_text() == "mine"
+    (dst / "keep.txt").unlink()
+    (dst / "MEMORY.md").write_text("# Memory Index\n\n- [Old](old.md)\n")
+    (dst / "old.md").write_text("old\n")
     plan = convert.plan_conversion(src, dst, "workspace", force=True)
-    assert plan.ok and not (dst / "keep.txt").exists() and (dst / "MEMORY.md").exists()
+    assert plan.ok and plan.removes == ["MEMORY.md", "old.md"] and not (dst / "old.md").exists()
     leftovers = [p for p in os.listdir(tmp_path) if p != "out"]
     assert leftovers == []
 

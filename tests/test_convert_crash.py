@@ -2,7 +2,7 @@
 
 The conversion is built in a hidden sibling folder and moved into place by
 one rename (an atomic exchange when DST already exists). These tests kill the
-CLI with SIGKILL at random moments and check that DST is then either exactly
+CLI with SIGKILL (or interrupt it with SIGINT) at random moments and check that DST is then either exactly
 what it was before (absent, or the old store under ``--force``) or the complete
 conversion, byte for byte; and that the leftovers of a killed run never make
 the next run fail.
@@ -12,48 +12,34 @@ from __future__ import annotations
 
 import errno
 import os
-import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from conftest import make_store, tree_bytes
+from conftest import ROOT, make_store, tree_bytes
 from mmlint import convert, dialects
 from mmlint.convert import transaction
 
+sys.path.insert(0, str(ROOT / "scripts"))
+import convert_kill  # noqa: E402  (the kill harness; scripts/convert_kill.py runs the long campaign)
+
 NOTES = 300
 
-
-def _big_store(root: Path) -> Path:
-    files = {"MEMORY.md": "# Memory Index\n\n## reference\n" + "".join(
-        f"- [Note {i}](note_{i:03d}.md) — hook {i}\n" for i in range(NOTES))}
-    for i in range(NOTES):
-        files[f"note_{i:03d}.md"] = (f"---\nname: note-{i}\ndescription: 'note {i}: a value with a colon'\n"
-                                     f"type: reference\nmetadata:\n  node_type: memory\n---\n\n"
-                                     + f"Body of note {i}, 第{i}条.\n" * 40)
-    files[".engramory-recall.jsonl"] = "".join(f'{{"n":{i}}}\n' for i in range(50))
-    return make_store(root, files)
-
-
-def _argv(src: Path, dst: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "mmlint", "convert", str(src), str(dst), "--to", "workspace", *extra]
+#: Trials per case. The suite runs a few; ``MMLINT_KILL_TRIALS=100`` runs the
+#: full campaign here (or ``python scripts/convert_kill.py``).
+TRIALS = int(os.environ.get("MMLINT_KILL_TRIALS", "0")) or None
 
 
 @pytest.fixture(scope="module")
 def big(tmp_path_factory):
     """``(source store, reference conversion bytes, seconds one CLI run takes)``."""
     base = tmp_path_factory.mktemp("crash")
-    src = _big_store(base / "src")
-    ref = base / "ref"
-    start = time.monotonic()
-    proc = subprocess.run(_argv(src, ref), capture_output=True, text=True)
-    took = time.monotonic() - start
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return src, tree_bytes(ref), took
+    src = convert_kill.make_store(base / "src", NOTES)
+    ref, took = convert_kill.reference(src, base / "ref")
+    return src, ref, took
 
 
 def _read(src: Path):
@@ -64,42 +50,19 @@ def _leftovers(parent: Path, name: str) -> list[str]:
     return sorted(p for p in os.listdir(parent) if p.startswith(f".{name}.mmlint-"))
 
 
-def _kill_at(argv: list[str], delay: float) -> None:
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    time.sleep(delay)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-
-
-@pytest.mark.parametrize("force", [False, True], ids=["absent-dst", "force-over-old-dst"])
-def test_sigkill_leaves_dst_untouched_or_complete(big, tmp_path, force):
+@pytest.mark.parametrize("sig, force, trials", [
+    (signal.SIGKILL, False, 6), (signal.SIGKILL, True, 3), (signal.SIGINT, True, 3),
+], ids=["sigkill-absent-dst", "sigkill-force-over-old-dst", "sigint-force-over-old-dst"])
+def test_interrupted_run_leaves_dst_untouched_or_complete(big, tmp_path, sig, force, trials):
+    """SIGKILL or Ctrl-C at moments spread over a run: DST is as it was or
+    the complete conversion, Ctrl-C prints one line and exits 2, and the
+    next run over the same DST works and leaves no leftover."""
     src, ref, took = big
-    rng = random.Random(20261130 + force)
-    outcomes = {"before": 0, "complete": 0}
-    old = {"MEMORY.md": b"# old store\n", "keep.md": b"old note\n"}
-    trials = 12 if force else 20
-    for trial in range(trials):
-        dst = tmp_path / f"dst{trial}"
-        if force:
-            make_store(dst, {k: v for k, v in old.items()})
-        # random moments spread from the start to past the end of a normal run
-        delay = took * 1.5 * (trial + rng.random()) / trials
-        _kill_at(_argv(src, dst, *(["--force"] if force else [])), delay)
-        if dst.exists():
-            got = tree_bytes(dst)
-            if force and got == old:
-                outcomes["before"] += 1
-            else:
-                assert got == ref, f"trial {trial}: DST is neither untouched nor the complete conversion"
-                outcomes["complete"] += 1
-        else:
-            assert not force, f"trial {trial}: --force lost the old DST"
-            outcomes["before"] += 1
-        # The next run over the same DST works and sweeps what the killed run left behind.
-        plan = convert.plan_conversion(_read(src), dst, "workspace", force=True)
-        assert plan.ok and plan.written and tree_bytes(dst) == ref
-        assert _leftovers(tmp_path, dst.name) == []
-    assert outcomes["before"] and outcomes["complete"], outcomes
+    n = TRIALS or trials
+    outcomes = convert_kill.campaign(src, tmp_path, sig, force, n, 20261130 + sig + force, ref, took)
+    assert sum(outcomes.values()) == n and set(outcomes) <= {"untouched", "complete"}, outcomes
+    if n >= 6:
+        assert outcomes["untouched"] and outcomes["complete"], outcomes
 
 
 def test_leftover_temp_folder_is_swept_not_mistaken_for_dst(big, tmp_path):

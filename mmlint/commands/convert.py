@@ -2,7 +2,9 @@
 
 The plan is printed by :mod:`mmlint.reporters.plan` (``--format text``: a
 table, rich on a terminal; ``json``: ``mmlint.convert/1``). Exit 0 when
-written (or a dry run would be), 1 when refused, 2 on a usage error.
+written (or a dry run would be), 1 when refused, 2 on a usage error or
+when the conversion could not be carried out (:class:`mmlint.convert.CannotConvert`:
+one line on stderr, never a traceback).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dialect", help="source dialect (overrides detection)")
     p.add_argument("--source-profile", help="source profile (overrides detection)")
     p.add_argument("--dry-run", action="store_true", help="print the plan; write nothing")
-    p.add_argument("--force", action="store_true", help="replace a non-empty DST")
+    p.add_argument("--force", action="store_true", help="replace a non-empty DST that is a memory store")
+    p.add_argument("--backup", action="store_true", help="with --force, keep the replaced DST as DST.mmlint-backup-<time>")
     p.add_argument("--default", action="append", default=[], metavar="FIELD=VALUE",
                    help="value for a field the target requires and a note lacks (e.g. type=reference); repeatable")
     p.add_argument("--allow-loss", default="", metavar="FIELD[,FIELD]", help="accept dropping these fields (the dropped values are listed)")
@@ -42,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from mmlint.model import NOTE_FIELDS
     from mmlint.reporters.plan import PlanReporter
     from mmlint.suggest import did_you_mean
+    from mmlint.textutil import safe_path_text
 
     try:
         dialects.get(args.to)
@@ -68,11 +72,17 @@ def run(args: argparse.Namespace) -> int:
         raise api.CheckError(f"--allow-loss: unknown field {bad[0]!r}{did_you_mean(bad[0], known)}; "
                              f"fields: {', '.join(sorted(known))}, or extra:KEY")
     allowed = {keymap.get(f, f) for f in allowed}
-    found = api.locate([args.src])[0]
-    src = api.read_store(found, args.dialect, args.source_profile)
-    with _progress(len(src.store.notes)) as step:
-        plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, allowed,
-                                       args.force, args.dry_run, step)
+    try:
+        found = api.locate([args.src])[0]
+        src = api.read_store(found, args.dialect, args.source_profile)
+        with _progress(len(src.store.notes)) as step:
+            plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, allowed,
+                                           args.force, args.dry_run, step, args.backup)
+    except KeyboardInterrupt:
+        raise convert.CannotConvert("interrupted; DST was not changed") from None
+    except OSError as exc:  # a failure no step turned into a message: still one line, exit 2
+        where = f" ({safe_path_text(exc.filename)})" if exc.filename else ""
+        raise convert.CannotConvert(f"cannot convert: {exc.strerror or exc}{where}") from None
     PlanReporter(args.dry_run, as_json=args.format == "json").report(plan, sys.stdout, os.getcwd())
     return EXIT_OK if plan.ok else EXIT_FINDINGS
 

@@ -1,7 +1,8 @@
 """Migrating a store between dialects without loss.
 
-``Store -> writer(target) -> budget check -> temp folder -> re-read and
-compare -> rename into place -> re-read DST and compare``.
+``Store -> check DST -> writer(target) -> budget check -> read the rendered
+files back in memory and compare -> (not in a dry run) temp tree, sync,
+one rename into place -> read DST back byte for byte``.
 
 A conversion either writes everything or nothing (DESIGN "The loss policy"):
 
@@ -10,9 +11,9 @@ A conversion either writes everything or nothing (DESIGN "The loss policy"):
 * a budget overflow in the target is a refusal carrying the mm spec's usage
   metrics, reported in the spec's priority order (write budget, detail file
   cap, index caps);
-* after writing to a temporary sibling folder the target is read back with the
-  target's own reader and compared with the source model; any field that
-  changed or vanished is a loss. ``--allow-loss FIELD`` accepts the loss of
+* the rendered files are read back with the target's own reader (in
+  memory, before anything is written) and compared with the source model;
+  any field that changed or vanished is a loss. ``--allow-loss FIELD`` accepts the loss of
   that field (listing every dropped value); fields the target fills in (e.g.
   an engramory ``name`` taken from the slug) are listed, not refused.
 
@@ -22,7 +23,8 @@ The package, one reason to change per module:
 
 * :mod:`mmlint.convert.plan` — the :class:`Plan` data the CLI prints;
 * :mod:`mmlint.convert.policy` — plan, value comparison, loss (no I/O);
-* :mod:`mmlint.convert.transaction` — temp tree, exchange, sweep;
+* :mod:`mmlint.convert.dest` — what DST may be (``--force`` safety);
+* :mod:`mmlint.convert.transaction` — temp tree, sync, exchange, sweep, backup;
 * :mod:`mmlint.convert.pipeline` — :func:`plan_conversion`, the steps in order;
 * :mod:`mmlint.convert.roundtrip` — A->B->A (:func:`round_trip`);
 * the budget metrics and :class:`~mmlint.usage.Refusal` live in
@@ -35,10 +37,10 @@ from __future__ import annotations
 from mmlint.convert.pipeline import plan_conversion
 from mmlint.convert.plan import Plan, PlannedFile
 from mmlint.convert.roundtrip import RoundTrip, round_trip
-from mmlint.convert.transaction import sweep_leftovers, write_tree
+from mmlint.convert.transaction import CannotConvert, sweep_leftovers, write_tree
 from mmlint.usage import Refusal
 
-__all__ = ["Plan", "PlannedFile", "Refusal", "RoundTrip", "plan_conversion", "round_trip", "sweep_leftovers",
+__all__ = ["CannotConvert", "Plan", "PlannedFile", "Refusal", "RoundTrip", "plan_conversion", "round_trip", "sweep_leftovers",
            "write_tree"]
 
 

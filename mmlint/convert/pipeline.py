@@ -1,48 +1,56 @@
 """One conversion from start to end: :func:`plan_conversion`.
 
-It strings together the policy (:mod:`mmlint.convert.policy`, no I/O) and
-the file-system transaction (:mod:`mmlint.convert.transaction`).
+It strings together the DST checks (:mod:`mmlint.convert.dest`), the
+policy (:mod:`mmlint.convert.policy`, no I/O) and the file-system
+transaction (:mod:`mmlint.convert.transaction`). Everything up to the
+transaction only reads: a dry run is the same steps without it.
 """
 
 from __future__ import annotations
 
-import copy
 import os
-import shutil
-import tempfile
 from typing import Callable
 
 from mmlint import dialects
+from mmlint.convert import dest as dest_check
 from mmlint.convert import policy, transaction
 from mmlint.convert.plan import Plan
-from mmlint.model import Store, semantic
+from mmlint.model import Store
 from mmlint.usage import Refusal
-from mmlint.walk import inside
 
 
 def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None = None,
                     defaults: dict[str, str] | None = None, allow_loss: set[str] | None = None,
                     force: bool = False, dry_run: bool = False,
-                    progress: Callable[[str, int, int], None] | None = None) -> Plan:
+                    progress: Callable[[str, int, int], None] | None = None,
+                    backup: bool = False) -> Plan:
     """Convert ``source`` into ``dialect``/``profile`` at ``dest``; write only
     when nothing is lost (and ``dry_run`` is false).
 
     ``defaults`` (model field -> value) fill fields notes lack
     (``--default``); ``allow_loss`` names fields that may be dropped
-    (``--allow-loss``); ``force`` lets a non-empty ``dest`` be replaced.
-    ``progress(step, done, total)`` is called as the work goes
-    (``"render"``, ``"write"`` once per file, ``"verify"``).
+    (``--allow-loss``); ``force`` lets a non-empty ``dest`` that is a memory
+    store be replaced (:func:`mmlint.convert.dest.check`), ``backup`` keeps
+    the replaced one (``--backup``, ``plan.backup``). ``progress(step, done,
+    total)`` is called as the work goes (``"render"``, ``"write"``,
+    ``"verify"``).
 
-    A dry run renders, writes the tree to a temporary sibling, reads it back
-    and compares, then deletes it. A real run first sweeps what killed runs
-    left next to ``dest`` (:func:`~mmlint.convert.transaction.sweep_leftovers`),
-    then installs the verified tree with one rename
-    (:func:`~mmlint.convert.transaction.install`) and re-reads ``dest``.
+    The steps: sweep what killed runs left next to ``dest`` (not in a dry
+    run), check DST, render, check budgets, read the rendered files back
+    with the target's reader in memory and compare (:func:`policy.verify`);
+    a dry run stops there, having written nothing. A real run then writes
+    the tree beside DST, syncs it and moves it into place in one step
+    (:func:`mmlint.convert.transaction.commit`).
 
     Returns the :class:`~mmlint.convert.plan.Plan`; ``plan.written`` tells
     whether ``dest`` now holds the converted store. Never raises for
-    refusals; raises ``dialects.UnknownDialect`` for a bad dialect or
-    profile and ``OSError`` when the file system fails.
+    refusals.
+
+    Raises:
+        dialects.UnknownDialect: a bad dialect or profile.
+        mmlint.convert.transaction.CannotConvert: the file system did not
+            let it happen (DST below a file or not writable, a full disk,
+            another conversion writing DST, Ctrl-C); exit 2.
     """
     target = dialects.get(dialect)
     profile = dialects.check_profile(dialect, profile) or target.DEFAULT_PROFILE
@@ -50,23 +58,22 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
     plan = Plan(source.root, source.dialect, source.profile, dest, dialect, profile)
     allow = set(allow_loss or ())
     if not dry_run:
-        plan.swept = transaction.sweep_leftovers(dest)
-    real_dest, real_src = os.path.realpath(dest), os.path.realpath(source.root)
-    if inside(real_src, real_dest) or inside(real_dest, real_src):
-        # --force replaces DST whole: a DST holding the source would delete it.
-        plan.refusals.append(Refusal("E_DEST_NOT_EMPTY", dest, "destination overlaps the source store (is it, lies inside it, or holds it)"))
+        try:
+            plan.swept = transaction.sweep_leftovers(dest)
+        except OSError as exc:
+            raise transaction.CannotConvert(f"cannot clean up after an earlier run next to {dest}: {exc.strerror or exc}") from None
+    state, refusal = dest_check.check(dest, source.root, force)
+    if refusal is not None:
+        plan.refusals.append(refusal)
         return plan
-    state = transaction.dest_state(dest)
-    if state == "file" or (state == "full" and not force):
-        plan.refusals.append(Refusal("E_DEST_NOT_EMPTY", dest, "destination exists and is not an empty folder; pass --force to replace it"))
-        return plan
+    plan.removes = state.removes
     plan.notes = len(source.notes)
     policy.blocking_problems(source, plan)
     if plan.refusals:
         return plan
     step = progress or (lambda what, done, total: None)
     step("render", 0, 1)
-    model = copy.deepcopy(source)
+    model = policy.working_copy(source)
     same = source.dialect == dialect and source.profile == profile
     if not same:
         policy.apply_defaults(model, target, profile, defaults or {}, plan)
@@ -84,35 +91,17 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
             plan.refusals.append(ov)
     plan.refusals.sort(key=lambda r: (policy.PRIORITY.get(r.code, 0), r.path))
     step("render", 1, 1)
-    paths = {n.slug: n.path for n in source.notes}
-    expected = semantic(model)  # the source with fills applied and allowed losses dropped
-    parent = os.path.dirname(dest) or "."
     if plan.refusals:
         return plan
-    if dry_run and not os.path.isdir(parent):
-        # a dry run creates nothing next to DST: verify in the system temp folder
-        tmp = tempfile.mkdtemp(prefix=".mmlint-dry-run-")
-    else:
-        os.makedirs(parent, exist_ok=True)
-        tmp = transaction.sibling(dest, "tmp")
-    try:
-        transaction.write_tree(tmp, files, step)
-        step("verify", 0, 1)
-        back = target.read(tmp, profile)
-        policy.compare(expected, semantic(back), allow, plan, paths)
-        if plan.refusals or dry_run:
-            return plan
-        transaction.install(tmp, dest, state)
-        tmp = ""
-        transaction.fsync_dir(parent)
-        plan.written = True
-        again = target.read(dest, profile)
-        check = Plan(plan.source, plan.source_dialect, plan.source_profile, dest, dialect, profile)
-        policy.compare(expected, semantic(again), allow, check, paths)
-        if check.refusals:
-            plan.refusals.extend(Refusal("E_VERIFY", r.path, "after writing: " + r.message, r.field) for r in check.refusals)
-        step("verify", 1, 1)
+    step("verify", 0, 1)
+    policy.verify(source, model, target, profile, files, allow, plan)
+    if plan.refusals or dry_run:
         return plan
-    finally:
-        if tmp:
-            shutil.rmtree(tmp, ignore_errors=True)
+    bad, plan.backup = transaction.commit(files, dest, state.kind, state.ident, backup, step)
+    if bad:
+        plan.refusals.append(Refusal("E_VERIFY", bad[0], f"the written tree, read back, differs from what was rendered "
+                                                          f"({len(bad)} file(s)); DST was put back as it was"))
+        return plan
+    plan.written = True
+    step("verify", 1, 1)
+    return plan

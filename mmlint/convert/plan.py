@@ -48,9 +48,11 @@ class Plan:
     fields in (:func:`mmlint.carriers.used`); ``not_copied`` lists
     ``(source folder, reason)`` for folders of other tools that are not part
     of the store; ``swept`` the leftovers of killed runs cleaned up
-    (:func:`mmlint.convert.transaction.sweep_leftovers`); ``notes`` counts
-    the source's notes. Paths in ``fills``, ``losses`` and ``refusals`` are
-    source paths.
+    (:func:`mmlint.convert.transaction.sweep_leftovers`); ``removes`` every
+    file (POSIX, relative to DST) of the old DST that ``--force`` replaces;
+    ``backup`` where the replaced DST was kept (``--backup``), else
+    ``None``; ``notes`` counts the source's notes. Paths in ``fills``,
+    ``losses`` and ``refusals`` are source paths.
     """
 
     source: str
@@ -66,6 +68,8 @@ class Plan:
     carriers: list[tuple[str, str]] = field(default_factory=list)
     not_copied: list[tuple[str, str]] = field(default_factory=list)
     swept: list[tuple[str, str]] = field(default_factory=list)
+    removes: list[str] = field(default_factory=list)
+    backup: str | None = None
     notes: int = 0
     written: bool = False
 

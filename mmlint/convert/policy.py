@@ -14,20 +14,24 @@ loss policy", docs/convert.md):
   allowed to lose, refusing the others (``E_UNREPRESENTABLE``);
 * :func:`unsafe_path` — a rendered path that would leave DST;
 * :func:`describe` — the plan's file list and carriers;
-* :func:`compare` — **the value comparison**: the expected content against
-  what the target reads back. It is the one function a verification by the
-  owning tools replaces (issue 8 items 1-2); its contract is its docstring.
+* :func:`verify` — **the value comparison**: the rendered files, read as
+  the target reads them (in memory, nothing written), against the source.
+  It is the one function a verification by the owning tools replaces
+  (issue 8 items 1-2); its contract is its docstring. Today it reads with
+  the target's mmlint reader and :func:`compare` s the models.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import re
 from typing import Any
 
 from mmlint import carriers, dialects
 from mmlint.convert.plan import Plan, PlannedFile
 from mmlint.dialects import Unrepresentable
-from mmlint.model import NOTE_FIELDS, Store
+from mmlint.model import NOTE_FIELDS, Store, semantic
 from mmlint.usage import Refusal
 
 #: Reader problems that make a store unconvertible: data that was not read.
@@ -45,6 +49,20 @@ def short(v: Any) -> str:
     from mmlint.textutil import echo
 
     return echo(v if isinstance(v, str) else repr(v), 60)
+
+
+def working_copy(store: Store) -> Store:
+    """A copy of ``store`` the policy may change (fills, dropped values):
+    new :class:`~mmlint.model.Store` and :class:`~mmlint.model.Note`
+    objects, each note's ``extra`` copied; values, spans, layouts and file
+    records are shared, since no step changes them. O(notes), where a
+    ``copy.deepcopy`` copied every value, span and layout."""
+    notes = []
+    for n in store.notes:
+        c = copy.copy(n)
+        c.extra = dict(n.extra)
+        notes.append(c)
+    return dataclasses.replace(store, notes=notes)
 
 
 def blocking_problems(source: Store, plan: Plan) -> None:
@@ -155,6 +173,54 @@ def compare(expected: dict[str, Any], got: dict[str, Any], allow: set[str], plan
     for path, data in expected["aux"].items():
         if got_aux.get(carriers.unpark(path)) != data:
             plan.refusals.append(Refusal("E_LOSS", path, "auxiliary file would not be copied verbatim", "aux"))
+
+
+def read_rendered(target: Any, dest: str, profile: str | None, files: dict[str, bytes]) -> Store:
+    """The store the target's reader makes of ``files`` (POSIX path ->
+    bytes) as if written at ``dest``, read in memory (the reader's ``tree``
+    argument, :func:`mmlint.dialects.open_store`): nothing is written. A
+    dialect plug-in whose ``read`` takes no ``tree`` reads a copy written to
+    the system temp folder instead.
+
+    Raises:
+        OSError: only for such a plug-in, when the temp folder fails.
+    """
+    import inspect
+
+    if "tree" in inspect.signature(target.read).parameters:
+        return target.read(dest, profile, tree=files)
+    import shutil
+    import tempfile
+
+    from mmlint.convert.transaction import write_tree
+
+    tmp = tempfile.mkdtemp(prefix=".mmlint-verify-")
+    try:
+        write_tree(tmp, files, sync=False)
+        return target.read(tmp, profile)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def verify(source: Store, model: Store, target: Any, profile: str | None, files: dict[str, bytes],
+           allow: set[str], plan: Plan) -> None:
+    """Check that the rendered ``files`` keep every value, before anything
+    is written; add an ``E_LOSS`` refusal (or an allowed loss) to ``plan``
+    for each value that does not come back.
+
+    Args:
+        source: the store as read from SRC (its notes' ``path`` name them).
+        model: the source after fills and allowed drops: what DST must hold.
+        target: the target dialect module; ``profile`` its profile.
+        files: the rendered DST, POSIX path -> bytes (not written yet).
+        allow: fields the user allowed to lose (``--allow-loss``).
+        plan: receives refusals and losses; ``plan.dest`` is DST's path.
+
+    This is the seam for a verification by the owning tools' readings: any
+    replacement keeps the signature and reports through ``plan`` only.
+    """
+    back = read_rendered(target, plan.dest, profile, files)
+    compare(semantic(model), semantic(back), allow, plan, {n.slug: n.path for n in source.notes})
 
 
 def render_dropping(model: Store, target: Any, profile: str | None, allow: set[str], plan: Plan) -> dict[str, bytes] | None:

@@ -27,6 +27,7 @@ table below is the fallback when the package metadata is not installed.
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
@@ -102,8 +103,13 @@ class PathClaims:
         return target
 
 
-def open_store(root: str, dialect: str, profile: str | None = None, skip_top: frozenset[str] = frozenset(), owns=None):
+def open_store(root: str, dialect: str, profile: str | None = None, skip_top: frozenset[str] = frozenset(), owns=None,
+               tree: dict[str, bytes] | None = None):
     """Walk ``root`` for a reader: ``(store, files)``.
+
+    With ``tree`` (POSIX path -> bytes, a rendered store not yet written),
+    the walk is :func:`mmlint.walk.walk_files` of it and nothing is read
+    from disk.
 
     ``store`` is an empty :class:`~mmlint.model.Store` whose ``files`` list
     every file and whose ``problems`` already report what could not be read
@@ -115,9 +121,9 @@ def open_store(root: str, dialect: str, profile: str | None = None, skip_top: fr
     an error.
     """
     from mmlint.model import Problem, Span, Store
-    from mmlint.walk import walk_store
+    from mmlint.walk import walk_files, walk_store
 
-    w = walk_store(root, skip_top)
+    w = walk_store(root, skip_top) if tree is None else walk_files(os.path.abspath(root), tree, skip_top)
     store = Store(root=w.root, dialect=dialect, profile=profile)
     for rel, reason in w.skipped_dirs:
         store.problems.append(Problem("S104", f"folder {rel}/ not walked: {reason}", Span(rel, 1, 1),

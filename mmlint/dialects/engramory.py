@@ -362,17 +362,18 @@ def _hook(rest: str) -> str | None:
     return text or None
 
 
-def read(root: str, profile: str | None = None) -> Store:
+def read(root: str, profile: str | None = None, tree: dict[str, bytes] | None = None) -> Store:
     """Read the engramory store at ``root``.
 
     Every ``*.md`` below the root (outside ``archive/``, ``templates/`` and
     other tools' folders) except ``MEMORY.md`` and a top-level ``README.md``
     is a note (recall-v1: ``<slug>-history.md`` archives are not notes either);
     every other file is auxiliary and kept verbatim. Never raises for bad input: problems are
-    recorded on the store.
+    recorded on the store. With ``tree`` (path -> bytes), those files are
+    read instead of the disk (:func:`mmlint.dialects.open_store`).
     """
     profile = profile or DEFAULT_PROFILE
-    store, files = open_store(root, NAME, profile, SKIP_TOP, owns_path)
+    store, files = open_store(root, NAME, profile, SKIP_TOP, owns_path, tree=tree)
     for rel, rec in files:
         if rel == "MEMORY.md":
             rec.kind = "index"
@@ -662,7 +663,7 @@ def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None 
     if profile == "recall-v1" and len(store.notes) > MAX_NOTES:
         out.append(Refusal("E_TOO_MANY_NOTES", "MEMORY.md", f"{len(store.notes)} notes, over the {MAX_NOTES}-note limit "
                            f"by {len(store.notes) - MAX_NOTES}; consolidate notes", None, {"notes": len(store.notes), "maxNotes": MAX_NOTES}))
-    if "MEMORY.md" in files:
+    if "MEMORY.md" in files and use["MEMORY.md"]["overBudget"]:  # within the caps: no need to parse it here
         by_path = {written: source for source, written in paths.items()}
         spans = [(e.span.line, e.span.line, by_path[e.target]) for e in read_index("MEMORY.md", files["MEMORY.md"]).entries
                  if e.target in by_path]

@@ -300,9 +300,11 @@ def read_note_text(data: bytes) -> NoteLayout:
     return NoteLayout(dec.bom, dec.newline or "\n", header_raw, body, meta, title, data)
 
 
-def read(root: str, profile: str | None = None) -> Store:
-    """Read the mm store at ``root`` (never raises for bad input)."""
-    store, files = open_store(root, NAME, owns=owns_path)
+def read(root: str, profile: str | None = None, tree: dict[str, bytes] | None = None) -> Store:
+    """Read the mm store at ``root`` (never raises for bad input); with
+    ``tree`` (path -> bytes), read those files instead of the disk
+    (:func:`mmlint.dialects.open_store`)."""
+    store, files = open_store(root, NAME, owns=owns_path, tree=tree)
     entries: list[dict[str, Any]] = []
     for rel, rec in files:
         if rel == "MEMORY.md":
@@ -691,7 +693,7 @@ def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None 
                                f"detail file would be {size} bytes, over the {DETAIL_MAX_BYTES}-byte cap by {size - DETAIL_MAX_BYTES}; split or condense it",
                                "body", {"bodyChars": chars, "writeBudget": budget, "overflow": 0,
                                         "noteBytes": size, "noteMaxBytes": DETAIL_MAX_BYTES}))
-    if "MEMORY.md" in files:
+    if "MEMORY.md" in files and use["MEMORY.md"]["overBudget"]:  # within the caps: no need to parse it here
         _, parsed, _ = read_index("MEMORY.md", files["MEMORY.md"])
         by_topic = {topic_for(n): n.path for n in store.notes}
         starts = [ent["line"] for ent in parsed] + [use["MEMORY.md"]["lines"] + 1]

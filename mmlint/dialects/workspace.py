@@ -175,9 +175,11 @@ def read_index(path: str, data: bytes) -> Index:
     return idx
 
 
-def read(root: str, profile: str | None = None) -> Store:
-    """Read the workspace store at ``root`` (the ``memory/`` folder)."""
-    store, files = open_store(root, NAME, owns=owns_path)
+def read(root: str, profile: str | None = None, tree: dict[str, bytes] | None = None) -> Store:
+    """Read the workspace store at ``root`` (the ``memory/`` folder); with
+    ``tree`` (path -> bytes), read those files instead of the disk
+    (:func:`mmlint.dialects.open_store`)."""
+    store, files = open_store(root, NAME, owns=owns_path, tree=tree)
     for rel, rec in files:
         if rel == "MEMORY.md":
             rec.kind = "index"

@@ -68,6 +68,8 @@ def plan_json(plan: Any, dry_run: bool) -> dict:
         "losses": [{"path": p, "field": f, "value": v} for p, f, v in plan.losses],
         "notCopied": [{"path": p, "reason": r} for p, r in plan.not_copied],
         "swept": [{"path": p, "action": a} for p, a in plan.swept],
+        "removes": list(plan.removes),
+        "backup": plan.backup,
         "refusals": [{"code": r.code, "path": r.path, "field": r.field, "message": r.message, "usage": r.usage}
                      for r in plan.refusals],
     }
@@ -120,6 +122,10 @@ def print_plan(plan: Any, dry_run: bool, out: TextIO) -> None:
         out.write(f"loss (allowed): {esc(p)}: {f} was {v!r}\n")
     for p, reason in plan.not_copied:
         out.write(f"not copied: {esc(p)}/ ({esc(reason)})\n")
+    if plan.removes:
+        out.write(f"removes: {len(plan.removes)} file(s) of the old DST, which --force replaces:\n")
+        for p in plan.removes:
+            out.write(f"  {esc(p)}\n")
     for r in plan.refusals:
         field = f" [{r.field}]" if r.field else ""
         out.write(f"refused: {r.code} {esc(r.path)}{field}: {esc(r.message)}\n")
@@ -131,6 +137,8 @@ def print_plan(plan: Any, dry_run: bool, out: TextIO) -> None:
         out.write("dry run: nothing written; the conversion would succeed and verify.\n")
     elif plan.written:
         out.write("written and verified: the destination re-reads to the same model.\n")
+    if plan.backup:
+        out.write(f"the old DST is kept at {esc(plan.backup)}\n")
 
 
 class PlanReporter(Reporter):
