@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
     from mmlint import api, convert, dialects
     from mmlint.model import NOTE_FIELDS
+    from mmlint.convert.pipeline import gc_paused
     from mmlint.reporters.plan import PlanReporter
     from mmlint.suggest import did_you_mean
     from mmlint.textutil import safe_path_text
@@ -73,11 +74,12 @@ def run(args: argparse.Namespace) -> int:
                              f"fields: {', '.join(sorted(known))}, or extra:KEY")
     allowed = {keymap.get(f, f) for f in allowed}
     try:
-        found = api.locate([args.src])[0]
-        src = api.read_store(found, args.dialect, args.source_profile)
-        with _progress(len(src.store.notes)) as step:
-            plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, allowed,
-                                           args.force, args.dry_run, step, args.backup)
+        with gc_paused():  # the source store lives until the end: no use walking it for cycles
+            found = api.locate([args.src])[0]
+            src = api.read_store(found, args.dialect, args.source_profile)
+            with _progress(len(src.store.notes)) as step:
+                plan = convert.plan_conversion(src.store, args.dst, args.to, args.profile, defaults, allowed,
+                                               args.force, args.dry_run, step, args.backup)
     except KeyboardInterrupt:
         raise convert.CannotConvert("interrupted; DST was not changed") from None
     except OSError as exc:  # a failure no step turned into a message: still one line, exit 2

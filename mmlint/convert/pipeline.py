@@ -8,8 +8,10 @@ transaction only reads: a dry run is the same steps without it.
 
 from __future__ import annotations
 
+import gc
 import os
-from typing import Callable
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 from mmlint import dialects
 from mmlint.convert import dest as dest_check
@@ -17,6 +19,23 @@ from mmlint.convert import policy, transaction
 from mmlint.convert.plan import Plan
 from mmlint.model import Store
 from mmlint.usage import Refusal
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector for a block (restored after, as it
+    was). A conversion builds a few hundred thousand small objects that
+    live until it ends (two stores, the rendered files); the collector would
+    walk them again and again (a third of a 20,000-note run) and free
+    nothing: they hold no cycles that outlive the run. Reference counting
+    still frees everything else."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None = None,
@@ -52,6 +71,13 @@ def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None 
             let it happen (DST below a file or not writable, a full disk,
             another conversion writing DST, Ctrl-C); exit 2.
     """
+    with gc_paused():
+        return _plan(source, dest, dialect, profile, defaults, allow_loss, force, dry_run, progress, backup)
+
+
+def _plan(source: Store, dest: str, dialect: str, profile: str | None, defaults: dict[str, str] | None,
+          allow_loss: set[str] | None, force: bool, dry_run: bool,
+          progress: Callable[[str, int, int], None] | None, backup: bool) -> Plan:
     target = dialects.get(dialect)
     profile = dialects.check_profile(dialect, profile) or target.DEFAULT_PROFILE
     dest = os.path.abspath(dest)
