@@ -47,6 +47,10 @@ def _modules() -> dict[str, set[str]]:
             parts = w.split(".")
             deps |= {".".join(parts[:i]) for i in range(1, len(parts) + 1)} & set(paths)
         graph[name] = deps - {name}
+    # The package itself is the public façade: its exports are resolved on
+    # attribute access (``__getattr__``), never by importing a submodule,
+    # so ``from mmlint import carriers`` does not reach them.
+    graph["mmlint"] = set()
     return graph
 
 
