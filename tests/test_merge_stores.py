@@ -132,3 +132,17 @@ def test_dst_named_among_the_sources_is_merged_into_once(tmp_path):
     p = cli("merge", str(b), str(a), str(a))
     assert p.returncode == 0, p.stdout + p.stderr
     assert (a / "MEMORY.md").read_text() == "- [X](x.md) — x\n- [Y](y.md) — y\n"
+
+
+def test_a_store_with_unread_data_is_refused_not_crashed(tmp_path):
+    """A source whose files could not all be read (here a symlink out of the
+    root) is refused as ``convert`` refuses it: E_UNREADABLE, nothing written."""
+    import os
+
+    outside = make_store(tmp_path / "outside", {"secret.md": "x\n"})
+    a = make_store(tmp_path / "a", {"MEMORY.md": "# Memory Index\n\n- [A](a.md)\n", "a.md": NOTE.format("a", "one")})
+    os.symlink(outside / "secret.md", a / "link.md")
+    b = make_store(tmp_path / "b", {"MEMORY.md": "# Memory Index\n\n- [B](b.md)\n", "b.md": NOTE.format("b", "two")})
+    plan = merge_stores([read(a), read(b)], str(tmp_path / "out"))
+    assert not plan.written and any(r.code == "E_UNREADABLE" for r in plan.refusals), plan.refusals
+    assert not (tmp_path / "out").exists()

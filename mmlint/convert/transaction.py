@@ -114,6 +114,17 @@ def _syncfs(path: str) -> bool:
     return True
 
 
+def dest_state(dest: str) -> str:
+    """``"absent"``, ``"empty"`` (an empty folder), ``"full"`` (a folder
+    with entries) or ``"file"`` (anything else, a symlink included). Only
+    looks. (``convert`` itself decides with :func:`mmlint.convert.dest.check`.)"""
+    if not os.path.lexists(dest):
+        return "absent"
+    if os.path.isdir(dest) and not os.path.islink(dest):
+        return "empty" if not os.listdir(dest) else "full"
+    return "file"
+
+
 #: Hidden siblings of DST that a run creates: ``.<DST name>.mmlint-tmp-<pid>-<random>``
 #: (the tree being built, or after an exchange the replaced old DST) and,
 #: where no atomic exchange exists, ``.<DST name>.mmlint-old-<pid>-<random>``

@@ -135,7 +135,7 @@ def merge_stores(stores: list[Any], dest: str, resolve: str | None = None, dry_r
     raises ``ValueError`` for a bad ``resolve`` or mixed dialects, ``OSError``
     when the file system fails.
     """
-    from mmlint import convert
+    from mmlint.convert.policy import BLOCKING
 
     if resolve is not None and resolve not in RESOLVE:
         raise ValueError(f"resolve must be one of {', '.join(RESOLVE)}")
@@ -149,8 +149,8 @@ def merge_stores(stores: list[Any], dest: str, resolve: str | None = None, dry_r
     plan = StoreMerge([s.root for s in stores], dest, dialect, profile)
     for s in stores:
         for p in s.problems:
-            if p.code in convert.BLOCKING:
-                _refuse(plan, "E_UNREADABLE", p.span.path, f"{s.root}: {convert.BLOCKING[p.code]}: {p.message}")
+            if p.code in BLOCKING:
+                _refuse(plan, "E_UNREADABLE", p.span.path, f"{s.root}: {BLOCKING[p.code]}: {p.message}")
     mod = dialects.get(dialect)
     files: dict[str, bytes] = {}
     origin: dict[str, tuple[str, str]] = {}
@@ -267,12 +267,12 @@ def _write(plan: StoreMerge, files: dict[str, bytes], note_paths: set[str], stor
     """Write into a sibling, read back, check caps and content, install."""
     import tempfile
 
-    from mmlint import convert
+    from mmlint.convert import transaction
     from mmlint.walk import inside
 
     dest = plan.dest
     into = stores[0].root == dest
-    state = convert._dest_state(dest)
+    state = transaction.dest_state(dest)
     if state == "file" or (state == "full" and not into):
         _refuse(plan, "E_DEST_NOT_EMPTY", dest, "destination exists and is not an empty folder nor the first store to merge into")
         return plan
@@ -282,11 +282,11 @@ def _write(plan: StoreMerge, files: dict[str, bytes], note_paths: set[str], stor
             return plan
     parent = os.path.dirname(dest) or "."
     if not dry_run:
-        convert.sweep_leftovers(dest)
+        transaction.sweep_leftovers(dest)
         os.makedirs(parent, exist_ok=True)
-    tmp = convert._sibling(dest, "tmp") if os.path.isdir(parent) else tempfile.mkdtemp(prefix=".mmlint-merge-")
+    tmp = transaction.sibling(dest, "tmp") if os.path.isdir(parent) else tempfile.mkdtemp(prefix=".mmlint-merge-")
     try:
-        convert.write_tree(tmp, files)
+        transaction.write_tree(tmp, files)
         if plan.dialect == "workspace":
             from mmlint.dialects.workspace import project_index
 
@@ -294,13 +294,15 @@ def _write(plan: StoreMerge, files: dict[str, bytes], note_paths: set[str], stor
             model.index = stores[0].index
             files["MEMORY.md"] = project_index(model, files)
             plan.files["MEMORY.md"] = ("", "")
-            convert.write_tree(tmp, {"MEMORY.md": files["MEMORY.md"]})
+            transaction.write_tree(tmp, {"MEMORY.md": files["MEMORY.md"]})
         back = mod.read(tmp, plan.profile)
         _check(plan, back, files, note_paths, mod, caps)
         if plan.refusals or dry_run:
             return plan
-        convert._install(tmp, dest, "absent" if state == "absent" else "full")
+        old, _ = transaction.install(tmp, dest, "absent" if state == "absent" else "full")
         tmp = ""
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)  # the replaced store, moved aside by the exchange
         plan.written = True
         again = mod.read(dest, plan.profile)
         before = len(plan.refusals)
