@@ -103,12 +103,15 @@ def _scope(r: rules.Rule) -> str:
 
 
 def listing() -> list[dict[str, Any]]:
-    """Every rule as ``{"code", "name", "severity", "family", "dialects",
-    "profiles", "fix", "summary"}``, sorted by code; ``fix`` is the fix
-    safety (``safe``, ``unsafe`` or ``none``)."""
+    """Every rule as ``{"code", "name", "severity", "severityBy", "family",
+    "dialects", "profiles", "fix", "summary"}``, sorted by code; ``fix`` is
+    the fix safety (``safe``, ``unsafe`` or ``none``); ``severityBy`` maps a
+    profile or dialect to the default severity there when it differs
+    (``{}`` when none)."""
     out = []
     for r in rules.load().values():
-        out.append({"code": r.code, "name": r.name, "severity": r.severity, "family": r.family,
+        out.append({"code": r.code, "name": r.name, "severity": r.severity, "severityBy": dict(r.severity_by),
+                    "family": r.family,
                     "dialects": sorted(r.dialects) if r.dialects else None,
                     "profiles": sorted(r.profiles) if r.profiles else None,
                     "fix": r.fix, "summary": sections(r.doc)["summary"]})
@@ -116,11 +119,11 @@ def listing() -> list[dict[str, Any]]:
 
 
 def _severity(r: rules.Rule) -> str:
-    """``error`` or ``warning (error under upstream)`` for a rule whose
-    default depends on the profile."""
-    if not r.by_profile:
+    """``error`` or ``info (error under upstream)`` for a rule whose
+    default depends on the dialect or profile."""
+    if not r.severity_by:
         return r.severity
-    return r.severity + " (" + ", ".join(f"{sev} under {p}" for p, sev in r.by_profile) + ")"
+    return r.severity + " (" + ", ".join(f"{sev} under {p}" for p, sev in r.severity_by) + ")"
 
 
 def explain(r: rules.Rule, render=plain) -> str:

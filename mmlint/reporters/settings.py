@@ -24,7 +24,7 @@ def settings(res: Any, cwd: str) -> dict[str, Any]:
     """The settings of one store as the JSON object of the module docs."""
     from mmlint import rules
 
-    active = [{"code": r.code, "name": r.name, "severity": rules.severity_for(r, res.store.profile, res.options)}
+    active = [{"code": r.code, "name": r.name, "severity": rules.severity_for(r, res.store, res.options)}
               for r in rules.load().values() if rules.runs_on(r, res.store, res.options)]
     return {"path": store_path(res, cwd), "found": res.found.how, "config": res.config, "dialect": res.dialect,
             "profile": res.profile, "evidence": list(res.evidence.reasons) if res.evidence is not None else None,

@@ -72,9 +72,11 @@ class Rule:
         doc: the docstring (the rule's documentation).
         fix: :data:`SAFE`, :data:`UNSAFE` or :data:`NO_FIX`; what the doc's
             ``Fix:`` section says, and the only applicability its fixes have.
-        by_profile: ``(profile, severity)`` pairs: the default severity per
-            engramory profile where it differs from ``severity`` (the owning tool of that profile refuses what
-            another tolerates; see ``SEVERITY_PRINCIPLE``).
+        severity_by: ``(context, severity)`` pairs, context a profile name
+            (``upstream``) or the name of a dialect without profiles
+            (``workspace``): the default severity there when it differs from
+            ``severity``, because the owning tool of that dialect or profile
+            refuses what another tolerates (:data:`SEVERITY_PRINCIPLE`).
     """
 
     code: str
@@ -86,7 +88,7 @@ class Rule:
     func: Callable[["Context"], Iterable["Finding"]] | None
     doc: str
     fix: str = NO_FIX
-    by_profile: tuple[tuple[str, str], ...] = ()
+    severity_by: tuple[tuple[str, str], ...] = ()
 
     @property
     def summary(self) -> str:
@@ -94,13 +96,14 @@ class Rule:
         first = inspect.cleandoc(self.doc).split("\n\n", 1)[0]
         return " ".join(first.split())
 
-    def severity_in(self, profile: str | None) -> str:
-        """The default severity under ``profile``: :attr:`by_profile` when it
-        names the profile, else :attr:`severity`."""
-        for name, sev in self.by_profile:
-            if name == profile:
-                return sev
-        return self.severity
+    def severity_in(self, dialect: str | None, profile: str | None = None) -> str:
+        """The default severity in a store of ``dialect`` and ``profile``:
+        :attr:`severity_by` for the profile, else for the dialect, else
+        :attr:`severity`."""
+        by = dict(self.severity_by)
+        if profile is not None and profile in by:
+            return by[profile]
+        return by.get(dialect or "", self.severity)
 
     def applies(self, dialect: str, profile: str | None) -> bool:
         """Whether the rule runs on a store of this dialect and profile."""
@@ -268,9 +271,9 @@ _loaded = False
 
 def rule(code: str, name: str, severity: str, dialects: Iterable[str] | None = None,
          profiles: Iterable[str] | None = None, fix: str = NO_FIX,
-         by_profile: dict[str, str] | None = None) -> Callable[[Callable], Callable]:
+         severity_by: dict[str, str] | None = None) -> Callable[[Callable], Callable]:
     """Register a rule function (see module docs); ``fix`` is its fix safety;
-    ``by_profile`` maps an engramory profile to the default severity there
+    ``severity_by`` maps an engramory profile to the default severity there
     when it differs from ``severity``.
 
     Raises:
@@ -278,17 +281,17 @@ def rule(code: str, name: str, severity: str, dialects: Iterable[str] | None = N
     """
 
     def deco(func: Callable) -> Callable:
-        _register(code, name, severity, dialects, profiles, func, func.__doc__ or "", func.__module__, fix, by_profile)
+        _register(code, name, severity, dialects, profiles, func, func.__doc__ or "", func.__module__, fix, severity_by)
         return func
 
     return deco
 
 
 def reader_rule(code: str, name: str, severity: str, doc: str, dialects: Iterable[str] | None = None,
-                profiles: Iterable[str] | None = None, by_profile: dict[str, str] | None = None) -> None:
+                profiles: Iterable[str] | None = None, severity_by: dict[str, str] | None = None) -> None:
     """Register a rule with no check function: its findings come from a
     reader :class:`Problem` or from the engine itself (suppressions)."""
-    _register(code, name, severity, dialects, profiles, None, inspect.cleandoc(doc), _caller_module(), NO_FIX, by_profile)
+    _register(code, name, severity, dialects, profiles, None, inspect.cleandoc(doc), _caller_module(), NO_FIX, severity_by)
 
 
 def _caller_module() -> str:
@@ -297,9 +300,9 @@ def _caller_module() -> str:
     return sys._getframe(2).f_globals.get("__name__", "")
 
 
-def _register(code, name, severity, dialects, profiles, func, doc, module, fix, by_profile=None) -> None:
-    if severity not in SEVERITIES or any(v not in SEVERITIES for v in (by_profile or {}).values()):
-        raise ValueError(f"rule {code}: bad severity {severity!r} / {by_profile!r}")
+def _register(code, name, severity, dialects, profiles, func, doc, module, fix, severity_by=None) -> None:
+    if severity not in SEVERITIES or any(v not in SEVERITIES for v in (severity_by or {}).values()):
+        raise ValueError(f"rule {code}: bad severity {severity!r} / {severity_by!r}")
     if fix not in (SAFE, UNSAFE, NO_FIX):
         raise ValueError(f"rule {code}: bad fix safety {fix!r}")
     if code in REGISTRY or name in _BY_NAME:
@@ -307,7 +310,7 @@ def _register(code, name, severity, dialects, profiles, func, doc, module, fix, 
     family = module.rsplit(".", 1)[-1]
     REGISTRY[code] = Rule(code, name, severity, frozenset(dialects) if dialects else None,
                           frozenset(profiles) if profiles else None, family, func, doc, fix,
-                          tuple(sorted((by_profile or {}).items())))
+                          tuple(sorted((severity_by or {}).items())))
     _BY_NAME[name] = code
 
 
@@ -383,14 +386,14 @@ def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diag
         if not runs_on(r, store, options) or r.func is None:
             continue
         for f in r.func(ctx):
-            out.append(_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store.profile))
+            out.append(_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store))
     for p in store.problems:
         r = rules.get(p.code)
         if r is None:
             raise KeyError(f"reader problem with unregistered rule code {p.code}")
         if not runs_on(r, store, options):
             continue
-        d = _stamp(r, p.span, p.message, p.hint, None, options, None, store.profile)
+        d = _stamp(r, p.span, p.message, p.hint, None, options, None, store)
         if p.severity and p.code not in options.severity and r.name not in options.severity:
             d.severity = p.severity
         out.append(d)
@@ -402,21 +405,25 @@ def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diag
     return out
 
 
-def stamp(r: Rule, span: Span, message: str, options: Options, profile: str | None = None) -> Diagnostic:
-    """A diagnostic of rule ``r`` with the configured severity under
-    ``profile`` (for findings the engine makes itself)."""
-    return _stamp(r, span, message, None, None, options, None, profile)
+def stamp(r: Rule, span: Span, message: str, options: Options, store: Store | None = None) -> Diagnostic:
+    """A diagnostic of rule ``r`` with the severity it has in ``store`` (for
+    findings the engine makes itself)."""
+    return _stamp(r, span, message, None, None, options, None, store)
 
 
-def severity_for(r: Rule, profile: str | None, options: Options) -> str:
-    """The severity rule ``r`` reports with: the configured one (by code or
-    name), else the rule's default for ``profile`` (:meth:`Rule.severity_in`)."""
-    return options.severity.get(r.code) or options.severity.get(r.name) or r.severity_in(profile)
+def severity_for(r: Rule, store: Store | None, options: Options) -> str:
+    """The severity rule ``r`` reports with in ``store``: the configured one
+    (by code or name), else the rule's default for the store's dialect and
+    profile (:meth:`Rule.severity_in`)."""
+    configured = options.severity.get(r.code) or options.severity.get(r.name)
+    if configured:
+        return configured
+    return r.severity_in(store.dialect, store.profile) if store is not None else r.severity
 
 
 def _stamp(r: Rule, span: Span, message: str, hint: str | None, fix: Fix | None, options: Options,
-           anchor: str | None = None, profile: str | None = None) -> Diagnostic:
-    severity = severity_for(r, profile, options)
+           anchor: str | None = None, store: Store | None = None) -> Diagnostic:
+    severity = severity_for(r, store, options)
     if fix is not None and r.fix == NO_FIX:
         raise ValueError(f"rule {r.code} yielded a fix but declares no fix safety")
     from mmlint.textutil import printable

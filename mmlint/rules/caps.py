@@ -57,13 +57,14 @@ def detail_file_cap(ctx: Context):
             yield Finding(Span(n.path, 1, 1), f"detail file is {rec.size} bytes, over the {limit}-byte cap by {rec.size - limit}")
 
 
-@rule("C104", "write-budget", WARNING, dialects=("mm",))
+@rule("C104", "write-budget", ERROR, dialects=("mm",))
 def write_budget(ctx: Context):
     """An mm note body has more code points than its write budget (the
     entry's recorded ``writeBudget``, else 4,000).
 
     Why: ``mem_write`` refuses a body over budget (``E_WRITE_BUDGET_EXCEEDED``):
-    the note as it stands could not be written again. The body is counted
+    the note as it stands could not be written again, the same refusal as
+    C103 and C105, hence an error. The body is counted
     as the reference reads it back: without the newlines that open and close
     it (the reference writes a final newline after every body).
     Bad: a 5,000-character body with ``budget: 5000/4000``

@@ -16,9 +16,12 @@ reader_rule("F100", "unclosed-frontmatter", ERROR, """
 
     Why: every reader then treats the whole note as frontmatter or as body;
     no field can be trusted. The closing fence must be ``---`` at column 0.
+    Severity: the workspace plugin reads ``key: value`` lines without YAML and ignores a
+    line it cannot read rather than failing (workspace spec, "a line you break by
+    hand is ignored rather than fatal"), so in a workspace store this is a warning.
     Bad: ``---`` / ``name: x`` / ``----``
     Good: ``---`` / ``name: x`` / ``---``
-    """, dialects=_FM)
+    """, dialects=_FM, severity_by={"workspace": WARNING})
 reader_rule("F101", "malformed-line", ERROR, """
     A frontmatter line is not ``key: value`` (a YAML list item, a block
     scalar continuation, or text without a colon).
@@ -26,28 +29,37 @@ reader_rule("F101", "malformed-line", ERROR, """
     Why: the engramory grammar is one ``key: value`` per line; the reference
     doctor and recall tools reject the line, and values that span lines are
     read differently by YAML and by line-based readers.
+    Severity: the workspace plugin reads ``key: value`` lines without YAML and ignores a
+    line it cannot read rather than failing (workspace spec, "a line you break by
+    hand is ignored rather than fatal"), so in a workspace store this is a warning.
     Bad: ``tags:`` / ``  - a`` (a list), ``description: >-`` + continuation
     Good: ``tags: a, b``; a one-line ``description``.
     (For the claude-code profile, where YAML shapes are Claude Code's own,
     X106 reports them as an interop warning instead.)
-    """, dialects=_FM, profiles=("recall-v1", "upstream"))
+    """, dialects=_FM, profiles=("recall-v1", "upstream"), severity_by={"workspace": WARNING})
 reader_rule("F102", "unclosed-quote", ERROR, """
     A frontmatter value opens a quote that does not close at the end of the
     line (or whose closing quote is escaped).
 
     Why: line-based readers keep the stray quote in the value, YAML rejects
     the whole block: Claude Code then sees no frontmatter at all.
+    Severity: the workspace plugin reads ``key: value`` lines without YAML and ignores a
+    line it cannot read rather than failing (workspace spec, "a line you break by
+    hand is ignored rather than fatal"), so in a workspace store this is a warning.
     Bad: ``name: "통과" 한마디``, ``description: "oops``
     Good: ``name: '"통과" 한마디'`` or no leading quote.
-    """, dialects=_FM)
+    """, dialects=_FM, severity_by={"workspace": WARNING})
 reader_rule("F103", "malformed-quoted-value", ERROR, """
     A quoted frontmatter value holds the same quote character unescaped.
 
     Why: ``"a""`` is neither valid YAML nor a value the restricted grammar
     can read unambiguously.
+    Severity: the workspace plugin reads ``key: value`` lines without YAML and ignores a
+    line it cannot read rather than failing (workspace spec, "a line you break by
+    hand is ignored rather than fatal"), so in a workspace store this is a warning.
     Bad: ``name: "a-note""``
     Good: ``name: "a-note"``
-    """, dialects=_FM)
+    """, dialects=_FM, severity_by={"workspace": WARNING})
 reader_rule("F104", "invalid-yaml-value", ERROR, """
     A frontmatter value that needs YAML (a list, a block scalar, a flow
     collection) is not valid YAML, or is a YAML bomb (too many aliases, too
@@ -55,40 +67,55 @@ reader_rule("F104", "invalid-yaml-value", ERROR, """
 
     Why: readers disagree on what the note says, and Claude Code drops the
     frontmatter.
+    Severity: the workspace plugin reads ``key: value`` lines without YAML and ignores a
+    line it cannot read rather than failing (workspace spec, "a line you break by
+    hand is ignored rather than fatal"), so in a workspace store this is a warning.
     Bad: ``tags: [a, b``
     Good: ``tags: [a, b]``
-    """, dialects=_FM)
+    """, dialects=_FM, severity_by={"workspace": WARNING})
 reader_rule("F105", "empty-key", ERROR, """
     A frontmatter line has nothing before its colon.
 
     Why: usually a typo that loses a field (``: feedback`` meant ``type: feedback``).
+    Severity: the workspace plugin reads ``key: value`` lines without YAML and ignores a
+    line it cannot read rather than failing (workspace spec, "a line you break by
+    hand is ignored rather than fatal"), so in a workspace store this is a warning.
     Bad: ``: feedback``
     Good: ``type: feedback``
-    """, dialects=_FM)
+    """, dialects=_FM, severity_by={"workspace": WARNING})
 reader_rule("F106", "stray-indent", WARNING, """
     An indented frontmatter line has no parent key above it.
 
     Why: YAML rejects it; line-based readers read it as a top-level key.
+    Severity: Claude Code parses frontmatter as YAML, which refuses the block, so under
+    the claude-code profile the note loses its frontmatter: an error there.
     Bad: ``name: x`` / ``  type: user``
     Good: ``type: user`` at column 0, or under ``metadata:``.
-    """, dialects=_FM)
+    """, dialects=_FM, severity_by={"claude-code": ERROR})
 reader_rule("F107", "duplicate-key", ERROR, """
     A frontmatter key appears twice at the same level.
 
     Why: readers keep different copies (the reference keeps the last, YAML
     rejects the block), so the note's meaning depends on the tool.
+    Severity: the workspace plugin reads ``key: value`` lines without YAML and ignores a
+    line it cannot read rather than failing (workspace spec, "a line you break by
+    hand is ignored rather than fatal"), so in a workspace store this is a warning.
     Bad: ``type: feedback`` ... ``type: reference``
     Good: one ``type:`` line.
-    """, dialects=_FM)
+    """, dialects=_FM, severity_by={"workspace": WARNING})
 reader_rule("F108", "key-at-two-levels", ERROR, """
     A field is set both at top level and under ``metadata:``.
 
     Why: Claude Code nests fields under ``metadata:``, the engramory doctor
     reads both levels as one; with two values, tools disagree on the note's
     type or dates. mmlint uses the top-level value.
+    Severity: the workspace plugin reads ``key: value`` lines without YAML and ignores a
+    line it cannot read rather than failing (workspace spec, "a line you break by
+    hand is ignored rather than fatal"), so in a workspace store this is a warning.
+    Under claude-code, YAML reads both levels without complaint: a warning too.
     Bad: ``type: reference`` and ``metadata:`` / ``  type: feedback``
     Good: one ``type`` at one level.
-    """, dialects=_FM)
+    """, dialects=_FM, severity_by={"workspace": WARNING, "claude-code": WARNING})
 
 
 def _schema_name(ctx: Context) -> str | None:
@@ -174,7 +201,7 @@ def missing_required_key(ctx: Context):
                 yield Finding(Span(n.path, 1, 1), f"{err.message} (schema path {err.pointer})")
 
 
-@rule("F112", "invalid-field-value", ERROR, dialects=_FM)
+@rule("F112", "invalid-field-value", ERROR, dialects=_FM, severity_by={"workspace": WARNING})
 def invalid_field_value(ctx: Context):
     """A frontmatter value breaks its schema: a ``type`` outside
     user/feedback/project/reference, a date that is not ``YYYY-MM-DD`` (ASCII
@@ -182,7 +209,9 @@ def invalid_field_value(ctx: Context):
     outside global/repo (upstream).
 
     Why: tools file, filter and age notes by these values; a wrong one
-    silently misfiles the memory.
+    silently misfiles the memory. The engramory doctor fails the store; the
+    workspace plugin indexes the note with the value as written (a warning
+    there).
     Bad: ``type: Reference``, ``created: 2026-02-30``, ``description: " "``
     Good: ``type: reference``, ``created: 2026-02-28``
     """
@@ -300,7 +329,8 @@ def _labels(body: str) -> tuple[bool, bool, bool, bool]:
     return why, how, near_why, near_how
 
 
-@rule("F114", "missing-why-how", WARNING, dialects=("engramory",), profiles=("upstream", "claude-code"))
+@rule("F114", "missing-why-how", INFO, dialects=("engramory",), profiles=("upstream", "claude-code"),
+      severity_by={"upstream": ERROR})
 def missing_why_how(ctx: Context):
     """A feedback or project note lacks a ``Why:`` or ``How to apply:`` line
     in its body.
@@ -313,6 +343,9 @@ def missing_why_how(ctx: Context):
     (``**How to apply (since 2026-04):**``) and a heading that is the label
     (``## Why`` followed by its section) all do. (The reference doctor
     rejects ``## Why`` without a colon; a heading is a label in markdown.)
+    Severity: the upstream doctor fails a store with such a note (an ISSUE in
+    its missing-why-how bucket), so under upstream this is an error; Claude
+    Code loads the note as it is, so under claude-code it is advice (info).
     Bad: a feedback note that only says "use pnpm"
     Good: ``**Why:** the lockfile is pnpm's`` / ``**How to apply:** run pnpm install``
     """
@@ -353,14 +386,15 @@ def missing_scope(ctx: Context):
 _LABEL_REST = _Label(_LEAD + r"(why|how[ \t]+to[ \t]+apply)[ \t]*" + _BOLD + r"[:：][ \t]*" + _BOLD + r"(.*)$")
 
 
-@rule("F116", "empty-why-how", WARNING, dialects=("engramory",), profiles=("upstream", "claude-code"))
+@rule("F116", "empty-why-how", INFO, dialects=("engramory",), profiles=("upstream", "claude-code"))
 def empty_why_how(ctx: Context):
     """A ``Why:`` or ``How to apply:`` label with nothing after it (on its
     line or below it, blank lines allowed, before the next label or
     heading), or only an HTML comment.
 
     Why: the label satisfies the reference doctor but tells the next session
-    nothing; scaffolds left unfilled look complete.
+    nothing; scaffolds left unfilled look complete. Every tool accepts it:
+    advice (info).
     Bad: ``**Why:** <!-- fill in -->``
     Good: ``**Why:** the lockfile is pnpm's``
     """

@@ -319,7 +319,7 @@ def _findings(ctx: Context, by_path: dict[str, list[Directive]], malformed: list
     def emit(code: str, path: str, line: int, col: int, message: str) -> None:
         r = rules[code]
         if runs_on(r, store, options, path):
-            out.append(stamp(r, Span(path, line, col), message, options, store.profile))
+            out.append(stamp(r, Span(path, line, col), message, options, store))
 
     for path, line, col, word in malformed:
         emit("Q103", path, line, col, f"{echo(word, _ECHO)} is not an mmlint directive; use one of {', '.join(DIRECTIVES)}")

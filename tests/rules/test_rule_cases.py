@@ -78,3 +78,28 @@ def test_docs_rules_md_is_current():
 
     path = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
     assert path.read_text(encoding="utf-8") == markdown(), "docs/rules.md is stale: run mmlint rules --format markdown > docs/rules.md"
+
+
+def test_severity_by_names_real_profiles_or_dialects_without_profiles():
+    names = {p for d in dialects.names() for p in dialects.get(d).PROFILES}
+    names |= {d for d in dialects.names() if not dialects.get(d).PROFILES}
+    for r in rules.load().values():
+        for where, sev in r.severity_by:
+            assert where in names and sev in rules.SEVERITIES and sev != r.severity, (r.code, where, sev)
+
+
+@pytest.mark.parametrize("code, profile, expected", [
+    ("F114", "upstream", "error"),      # the upstream doctor fails the store (missing-why-how ISSUE)
+    ("F114", "claude-code", "info"),    # Claude Code loads the note: advice
+    ("C104", None, "error"),            # mem_write refuses the body (E_WRITE_BUDGET_EXCEEDED), as C103/C105
+    ("F101", None, "warning"),          # workspace: the plugin ignores a broken line, it does not fail
+])
+def test_severity_follows_the_owning_tool(code, profile, expected, tmp_path):
+    case = CASES[code]
+    profile = profile or case.profile
+    bad = case.bad if code != "F101" else {"MEMORY.md": "# 记忆索引\n", "甲.md": "---\ntitle: 甲\ntags:\n  - a\n---\n\nx\n"}
+    dialect = case.dialect if code != "F101" else "workspace"
+    mod = dialects.get(dialect)
+    store = mod.read(str(build(tmp_path, bad)), profile if dialect == "engramory" else None)
+    sevs = {d.severity for d in rules.run(store, mod, rules.Options(caps=case.caps)) if d.code == code}
+    assert sevs == {expected}
