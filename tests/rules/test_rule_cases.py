@@ -1,8 +1,19 @@
 """Every rule fires on its bad store and stays silent on its good one; every
-rule is documented and has a case."""
+rule is documented and has a case.
+
+What the user sees is pinned too: the bad store's findings of the rule under
+test (path, line, column, end, severity, message, hint) must equal the golden
+record in ``tests/rules/expected.json``, so a wrong position or a changed
+message fails a test. After an intended change, refresh the record with::
+
+    MMLINT_UPDATE_GOLDEN=1 .venv/bin/pytest tests/rules/test_rule_cases.py
+
+and review ``git diff tests/rules/expected.json``; without that variable the
+file is never written."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -17,10 +28,42 @@ from mmlint import dialects, rules  # noqa: E402
 from mmlint.ruledocs import sections  # noqa: E402
 
 
-def codes(root: Path, dialect: str, profile: str | None, caps: dict, hygiene: dict | None = None) -> set[str]:
+EXPECTED = Path(__file__).resolve().parent / "expected.json"
+UPDATE = os.environ.get("MMLINT_UPDATE_GOLDEN") == "1"
+
+
+def diagnostics(root: Path, dialect: str, profile: str | None, caps: dict, hygiene: dict | None = None) -> list:
     mod = dialects.get(dialect)
     store = mod.read(str(root), profile)
-    return {d.code for d in rules.run(store, mod, rules.Options(caps=caps, hygiene=hygiene or {}))}
+    return rules.run(store, mod, rules.Options(caps=caps, hygiene=hygiene or {}))
+
+
+def codes(root: Path, dialect: str, profile: str | None, caps: dict, hygiene: dict | None = None) -> set[str]:
+    return {d.code for d in diagnostics(root, dialect, profile, caps, hygiene)}
+
+
+def seen(diags: list, code: str, root: Path) -> list[dict]:
+    """The findings of ``code`` as the user reads them (the store's own path
+    replaced by ``<root>`` so the record does not depend on tmp_path)."""
+    out = []
+    for d in diags:
+        if d.code != code:
+            continue
+        s = d.span
+        out.append({"path": s.path, "line": s.line, "column": s.column, "end": [s.end_line, s.end_column],
+                    "severity": d.severity, "message": d.message.replace(str(root), "<root>"),
+                    "hint": d.hint.replace(str(root), "<root>") if d.hint else None})
+    return out
+
+
+def _golden() -> dict:
+    return json.loads(EXPECTED.read_text("utf-8")) if EXPECTED.exists() else {}
+
+
+def _record(code: str, got: list[dict]) -> None:
+    data = _golden()
+    data[code] = got
+    EXPECTED.write_text(json.dumps(dict(sorted(data.items())), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 def test_every_rule_has_a_case():
@@ -32,10 +75,21 @@ def test_every_rule_has_a_case():
 @pytest.mark.parametrize("code", sorted(c for c, case in CASES.items() if case is not None))
 def test_bad_fires_good_does_not(code, tmp_path):
     case = CASES[code]
-    bad = codes(build(tmp_path / "bad", case.bad), case.dialect, case.profile, case.caps, case.hygiene)
+    root = build(tmp_path / "bad", case.bad)
+    diags = diagnostics(root, case.dialect, case.profile, case.caps, case.hygiene)
+    bad = {d.code for d in diags}
     good = codes(build(tmp_path / "good", case.good), case.dialect, case.profile, case.caps, case.hygiene)
     assert code in bad, f"{code} did not fire on its bad store; got {sorted(bad)}"
     assert code not in good, f"{code} fired on its good store"
+    got = seen(diags, code, root)
+    if UPDATE:
+        _record(code, got)
+    assert got == _golden().get(code), (f"{code}: what the user sees changed; if intended, refresh with "
+                                        "MMLINT_UPDATE_GOLDEN=1 and review the diff of tests/rules/expected.json")
+
+
+def test_golden_records_only_cases_that_exist():
+    assert sorted(_golden()) == sorted(c for c, case in CASES.items() if case is not None)
 
 
 @pytest.mark.parametrize("code", sorted(rules.load()))
