@@ -180,8 +180,6 @@ DIFFERENCES: dict[str, tuple[str, str]] = {
                            "basename-only crediting hides orphans (engramory digest §6.2 class 5); both report the duplicate slug"),
     "dangling-symlink-note": ("a note that is a dangling symlink is S102 (cannot read) in mmlint and not also an orphan; "
                               "the doctor reports it as an orphan as well", "one finding for one cause"),
-    "missing-why": ("F114 (no `Why:` line) is a warning under `upstream` today; the doctor fails the store",
-                    "pending the severity review of issue 10 item 5 (engineer lintcli), which makes F114 follow the doctor"),
     "reference-link": ("mmlint credits a reference-style link `[A][ra]` + `[ra]: a.md`; the doctor ignores it and reports an orphan",
                        "CommonMark link grammar (W5)"),
     "pointer-in-code": ("a pointer inside a fenced code block credits nothing in mmlint (orphan, P106); the doctor counts it",
