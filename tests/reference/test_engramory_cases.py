@@ -191,9 +191,8 @@ F = "4a frontmatter"
 Y = "4a Why/How"
 G = "4a guard"
 P = "4b probes"
-SEVERITY = ("F114 is a warning, so the store exits 0 where the doctor exits 1: a missing label loses no memory "
-            "and misleads no tool, and adopted Claude Code stores rarely carry labels (engramory's AGENT-SETUP "
-            "calls them accepted legacy deviations)")
+SEVERITY = ("F114 is an error under upstream, as the doctor's ISSUE (the severity principle: what the owning tool "
+            "refuses is an error); under claude-code it is info")
 STATE = ("mmlint judges the index as it stands, not whether an edit made it grow: the resulting index "
          "is over the hard cap, which is an error however it got there")
 
@@ -395,8 +394,8 @@ CASES: list[Case] = [
                  **{f"f{i}.md": N(f"f{i}", "feedback", WH) for i in range(5)}},
                 exit=0, count={"F115": 1}, text=("5 feedback/project note(s)", "+2 more")),)),
     # ------------------------------------------------------------ doctor: Why/How
-    Case(70, Y, "feedback with the body \"do the thing\"", "1, `Why:`", "differ", SEVERITY,
-         (Probe({**A, "a-note.md": N("a-note", "feedback", "do the thing\n")}, exit=0, count={"F114": 1},
+    Case(70, Y, "feedback with the body \"do the thing\"", "1, `Why:`", "agree", SEVERITY,
+         (Probe({**A, "a-note.md": N("a-note", "feedback", "do the thing\n")}, exit=1, count={"F114": 1},
                 text=("no 'Why:' and no 'How to apply:' line",)),)),
     Case(71, Y, "feedback with `**Why:** reason` and `**How to apply:** step`", "0", "agree", "",
          (Probe({**A, "a-note.md": N("a-note", "feedback", "**Why:** reason\n\n**How to apply:** step\n")}, exit=0,
@@ -409,19 +408,19 @@ CASES: list[Case] = [
                 must_not=("F114",)),)),
     Case(74, Y, "`## Why` and `## How`, no colons", "1, `Why:`, `add a colon`", "differ",
          "a `## Why` heading is a label (its section holds the reason); `## How` is not `How to apply`, so only "
-         "that label is reported (as a warning: " + SEVERITY + ")",
-         (Probe({**A, "a-note.md": N("a-note", "feedback", "## Why\n\nreason\n\n## How\n\nstep\n")}, exit=0,
+         "that label is reported (" + SEVERITY + ")",
+         (Probe({**A, "a-note.md": N("a-note", "feedback", "## Why\n\nreason\n\n## How\n\nstep\n")}, exit=1,
                 count={"F114": 1}, text=("'How to apply:'", "found 'How'")),)),
-    Case(75, Y, "`**Why:** reason` with `**How:** step`", "1, `How to apply:`", "differ", SEVERITY,
-         (Probe({**A, "a-note.md": N("a-note", "feedback", "**Why:** reason\n\n**How:** step\n")}, exit=0,
+    Case(75, Y, "`**Why:** reason` with `**How:** step`", "1, `How to apply:`", "agree", SEVERITY,
+         (Probe({**A, "a-note.md": N("a-note", "feedback", "**Why:** reason\n\n**How:** step\n")}, exit=1,
                 count={"F114": 1}, text=("no 'How to apply:' line",)),)),
-    Case(76, Y, "one prose line mentioning `Why:` and `How to apply:`", "1, `must carry a 'Why:' line`", "differ",
+    Case(76, Y, "one prose line mentioning `Why:` and `How to apply:`", "1, `must carry a 'Why:' line`", "agree",
          SEVERITY,
          (Probe({**A, "a-note.md": N("a-note", "feedback", "explaining the Why: it matters and How to apply: it\n")},
-                exit=0, count={"F114": 1}, text=("no 'Why:' and no 'How to apply:' line",)),)),
-    Case(77, Y, "`Why:` and `How to apply:` only in the frontmatter", "1, both messages", "differ", SEVERITY,
+                exit=1, count={"F114": 1}, text=("no 'Why:' and no 'How to apply:' line",)),)),
+    Case(77, Y, "`Why:` and `How to apply:` only in the frontmatter", "1, both messages", "agree", SEVERITY,
          (Probe({**A, "a-note.md": N("a-note", "feedback", "body\n", extra="Why: in-fm\nHow to apply: in-fm\n")},
-                exit=0, count={"F114": 1}, text=("no 'Why:' and no 'How to apply:' line",)),)),
+                exit=1, count={"F114": 1}, text=("no 'Why:' and no 'How to apply:' line",)),)),
     # ------------------------------------------------------------ guard
     Case(78, G, "a Write to `other.txt` of 500 lines", "silent", "agree",
          "index caps apply to the index only; `other.txt` is an auxiliary file",
@@ -531,7 +530,7 @@ CASES: list[Case] = [
     Case(119, P, "`type: Reference`, `type: reference # c`", "ISSUE, invalid type", "agree", "",
          (Probe({**A, "a-note.md": N("a-note", "Reference")}, exit=1, must=("F112",)),
           Probe({**A, "a-note.md": N("a-note", "reference # c")}, exit=1, must=("F112",)))),
-    Case(120, P, "empty `**Why:**` / `**How to apply:**`", "clean", "differ", "an empty label is a warning (W10)",
+    Case(120, P, "empty `**Why:**` / `**How to apply:**`", "clean", "differ", "an empty label is advice, info (W10)",
          (Probe({**A, "a-note.md": N("a-note", "feedback", "**Why:**\n\n**How to apply:**\n", scope="repo")}, exit=0,
                 count={"F116": 2}),)),
     Case(121, P, "`1. Why: r` or `__Why:__ r`", "ISSUE", "differ", "ordered-list and underscore-bold labels count (W10)",
@@ -539,8 +538,8 @@ CASES: list[Case] = [
           Probe({**A, "a-note.md": N("a-note", "feedback", "__Why:__ r\n\n__How to apply:__ s\n")}, exit=0,
                 must_not=("F114",)))),
     Case(122, P, "Why/How only inside a code fence", "clean", "differ",
-         "labels in code do not count (W10); F114 is a warning",
-         (Probe({**A, "a-note.md": N("a-note", "feedback", "```\n" + WH + "```\n")}, exit=0, count={"F114": 1}),)),
+         "labels in code do not count (W10); F114 is an error under upstream",
+         (Probe({**A, "a-note.md": N("a-note", "feedback", "```\n" + WH + "```\n")}, exit=1, count={"F114": 1}),)),
     Case(123, P, "`   ---` opening fence", "accepted", "differ", "the opening fence is `---` at column 0, like the "
          "closing one (W9)",
          (Probe({**A, "a-note.md": "   " + N("a-note")}, exit=1, must=("F109",)),)),
@@ -641,8 +640,8 @@ CASES: list[Case] = [
     Case(154, P, "`'it''s'`", "malformed quoted value", "agree", "",
          (Probe({**A, "a-note.md": N("a-note", description="'it''s'")}, exit=1, must=("F103",)),)),
     Case(155, P, "`Why\\n: r` (the label split across lines)", "accepted", "differ",
-         "a label and its colon share a line (W9); F114 is a warning",
-         (Probe({**A, "a-note.md": N("a-note", "feedback", "Why\n: r\n\n**How to apply:** s\n")}, exit=0,
+         "a label and its colon share a line (W9); F114 is an error under upstream",
+         (Probe({**A, "a-note.md": N("a-note", "feedback", "Why\n: r\n\n**How to apply:** s\n")}, exit=1,
                 count={"F114": 1}, text=("no 'Why:' line",)),)),
     Case(156, P, "`user-f.md` with `name: f` and `type: feedback`", "clean", "differ",
          "only the prefix that matches `type` is tolerated (W9)",

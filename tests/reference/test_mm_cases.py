@@ -274,12 +274,12 @@ CASES: list[Case] = [
     # ------------------------------------------------------------ 8.2 budgets
     Case(14, R2, "writing 4001×`x` under the default budget", "E_WRITE_BUDGET_EXCEEDED, bodyChars 4001, writeBudget "
          "4000, overflow 1; nothing written", "agree",
-         "a stored body over budget is a warning (C104); converting such a note to mm is refused with the same metrics",
-         (mm(one("alpha", "x" * 4001), exit=0, must=("C104",), text=("write budget of 4000 by 1",)),),
+         "a stored body over budget is an error (C104: the reference refuses to write it again); converting such a note to mm is refused with the same metrics",
+         (mm(one("alpha", "x" * 4001), exit=1, must=("C104",), text=("write budget of 4000 by 1",)),),
          run=refuses_write_budget(4001), rules=("E_WRITE_BUDGET_EXCEEDED",)),
     Case(15, R2, "an explicit budget of 50, 100 characters", "writeBudget 50, overflow 50", "agree",
          "C104 uses the entry's recorded write budget",
-         (mm(one("alpha", "x" * 100, budget="100/50"), exit=0, must=("C104",), text=("write budget of 50 by 50",)),)),
+         (mm(one("alpha", "x" * 100, budget="100/50"), exit=1, must=("C104",), text=("write budget of 50 by 50",)),)),
     Case(16, R2, "exactly 4000 characters", "ok, overflow 0", "agree", "",
          (mm(one("alpha", "x" * 4000), exit=0, must_not=("C104",)),), run=refuses_write_budget(4000)),
     Case(17, R2, "`indexLines: 12`: the first write", "E_INDEX_BUDGET_EXCEEDED (lines 15, lineCap 12)", "agree",
