@@ -44,15 +44,17 @@ def codes(root: Path, dialect: str, profile: str | None, caps: dict, hygiene: di
 
 def seen(diags: list, code: str, root: Path) -> list[dict]:
     """The findings of ``code`` as the user reads them (the store's own path
-    replaced by ``<root>`` so the record does not depend on tmp_path)."""
+    replaced by ``<root>``, pytest's temporary folder by ``<tmp>``, so the
+    record does not depend on tmp_path, even where a message cuts a path)."""
     out = []
+    base = str(root.parent.parent)
     for d in diags:
         if d.code != code:
             continue
         s = d.span
         out.append({"path": s.path, "line": s.line, "column": s.column, "end": [s.end_line, s.end_column],
-                    "severity": d.severity, "message": d.message.replace(str(root), "<root>"),
-                    "hint": d.hint.replace(str(root), "<root>") if d.hint else None})
+                    "severity": d.severity, "message": d.message.replace(str(root), "<root>").replace(base, "<tmp>"),
+                    "hint": d.hint.replace(str(root), "<root>").replace(base, "<tmp>") if d.hint else None})
     return out
 
 
