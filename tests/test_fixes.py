@@ -128,7 +128,35 @@ def test_projection_with_hand_written_lines_is_not_fixed(tmp_path):
     before, after, _ = fixed(root)
     assert after == before
     proc = run("check", str(root), "--isolated", "--format", "json")
-    assert [d["fix"] for d in json.loads(proc.stdout)["diagnostics"] if d["rule"]["id"] == "I107"] == [None]
+    diags = json.loads(proc.stdout)["diagnostics"]
+    assert {d["rule"]["id"] for d in diags} >= {"I107", "I111"}
+    assert {str(d["fix"]) for d in diags if d["rule"]["id"] == "I107"} == {"None"}  # no safe fix drops content
+    (hand,) = [d for d in diags if d["rule"]["id"] == "I111"]
+    assert hand["range"]["start"]["line"] == 13 and "'别忘了周五备份'" in hand["message"]
+    assert hand["fix"] == {"applicability": "unsafe",
+                           "message": "regenerate MEMORY.md from the notes, discarding hand-written line 13"}
+
+
+def test_unsafe_fix_regenerates_and_discards_only_the_named_lines(tmp_path):
+    index = WS["MEMORY.md"].replace(" B\n", " B\n别忘了周五备份\n")
+    root = make_store(tmp_path / "s", with_(WS, MEMORY_DOT_md=index))
+    proc = run("check", str(root), "--isolated", "--diff", "--unsafe-fixes")
+    assert "-别忘了周五备份" in proc.stdout and proc.stdout.count("\n-") == 1  # the diff drops that line only
+    run("check", str(root), "--isolated", "--fix", "--unsafe-fixes")
+    assert (root / "MEMORY.md").read_text("utf-8") == WS["MEMORY.md"]
+    assert codes(root) & {"I107", "I111"} == set()
+
+
+def test_every_differing_projection_line_is_reported_and_fixed(tmp_path):
+    wrong = WS["MEMORY.md"].replace("2026-10-08 ·", "2026-01-01 ·").replace("— a, b", "— b").replace("[甲]", "[Jia]")
+    root = make_store(tmp_path / "s", with_(WS, MEMORY_DOT_md=wrong.replace("- 共 1 条记忆", "- 共 7 条记忆")))
+    proc = run("check", str(root), "--isolated", "--format", "json")
+    i107 = [d for d in json.loads(proc.stdout)["diagnostics"] if d["rule"]["id"] == "I107"]
+    assert [d["range"]["start"]["line"] for d in i107] == [7, 11]
+    assert "'- 共 1 条记忆'" in i107[0]["message"] and "now '- 共 7 条记忆'" in i107[0]["hint"]
+    assert "'- [甲](./甲.md) — a, b · 2026-10-08 ·" in i107[1]["message"]
+    _, after, _ = fixed(root)
+    assert after["MEMORY.md"] == WS["MEMORY.md"].encode()
 
 
 def test_orphan_pointer_only_with_unsafe_fixes(tmp_path):

@@ -285,6 +285,20 @@ def render_index(store: Store, files: dict[str, bytes]) -> bytes:
     return project_index(store, files)
 
 
+_GENERATED_HEADER = re.compile(r"^- (工作区：.*|记忆根目录：.*|共 \d+ 条记忆)$")
+
+
+def generated_shape(line: str) -> bool:
+    """Whether an index line (without its line break) has the shape of a line
+    the plugin generates, besides an entry line: blank, the ``# 记忆索引``
+    title, the generated notice, a header item (workspace, root, count) or a
+    ``## `` section heading. Any other line that holds no entry was written by
+    hand, and the plugin's next save discards it (spec, "The index is a
+    projection")."""
+    return (not line.strip() or line in (f"# {INDEX_TITLE}", GENERATED_NOTE) or line.startswith("## ")
+            or _GENERATED_HEADER.match(line) is not None)
+
+
 def project_index(store: Store, files: dict[str, bytes]) -> bytes:
     """``MEMORY.md`` as the plugin generates it: header, then one section
     per category (root notes first as ``未分类``), notes sorted by path, each

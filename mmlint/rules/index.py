@@ -11,7 +11,8 @@ import re
 from typing import Any
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, rule
+from mmlint.rules import ERROR, INFO, SAFE, UNSAFE, WARNING, Context, Finding, Fix, rule
+from mmlint.textutil import echo
 
 
 def index_caps(ctx: Context) -> dict[str, int | None]:
@@ -179,17 +180,23 @@ def duplicate_pointer(ctx: Context):
 
 @rule("I107", "stale-projection", WARNING, dialects=("workspace",), fix=SAFE)
 def stale_projection(ctx: Context):
-    """The workspace ``MEMORY.md`` does not list exactly the notes on disk.
+    """A line of the workspace ``MEMORY.md`` differs from the projection the
+    plugin would generate from the notes on disk (a title, tags, a date, a
+    size, a category, the count, a note listed or not), or a generated line
+    is missing.
 
-    Why: the plugin regenerates the index from the notes; a note missing from
-    it (or an entry whose note is gone) means the index was edited by hand or
-    is out of date, and ``memory_recall`` shows the agent a wrong list.
-    Bad: a note ``项目约定/x.md`` absent from the index
+    Why: the plugin regenerates the whole index from the notes on every
+    save; each difference is a change the next save makes silently, and
+    until then ``memory_recall`` shows the agent a list that is not the
+    store. One finding per differing line, naming what the plugin writes
+    there (blank lines and line endings: one finding for the file). Lines
+    that are not generated at all are I111's.
+    Bad: ``- [甲](./甲.md) · 2026-10-08 · 1 B`` for a 180-byte note
     Good: the index the plugin generates from the notes on disk.
     Fix: safe: regenerates the projection from the notes, as the plugin does
     on its next save. Offered only while the index holds nothing but
     generated lines (headings, the header, entry lines); an index with
-    hand-written lines is left for a person, since regenerating would drop them.
+    hand-written lines gets I111's unsafe fix, which names the lines it drops.
     """
     store = ctx.store
     idx = store.index
@@ -198,43 +205,144 @@ def stale_projection(ctx: Context):
             yield Finding(Span("MEMORY.md", 1, 1), f"no MEMORY.md projection for {len(store.notes)} note(s)",
                           hint="the next memory_save rebuilds it", fix=_projection_fix(ctx))
         return
-    listed = {e.target: e for e in idx.entries if e.target}
-    paths = {n.path for n in store.notes}
-    for n in store.notes:
-        if n.path not in listed:
-            yield Finding(Span(idx.path, 1, 1), f"note {n.path!r} is missing from the index", fix=_projection_fix(ctx),
-                          anchor=n.path)
-    for target, e in listed.items():
-        if target not in paths:
-            yield Finding(e.pointer_span or e.span, f"index lists {target!r}, which is not a note in the store",
-                          fix=_projection_fix(ctx))
+    proj = _projection(ctx)
+    fix = _projection_fix(ctx)
+    actual = [(n, t) for n, t in proj["lines"] if n not in proj["hand"] and t.strip()]
+    generated = [t for t in proj["generated"] if t.strip()]
+    import difflib
+
+    sm = difflib.SequenceMatcher(None, [t for _, t in actual], generated, autojunk=False)
+    end = proj["lines"][-1][0] if proj["lines"] else 1
+    differs = False
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        if op == "equal":
+            continue
+        differs = True
+        pairs = min(i2 - i1, j2 - j1) if op == "replace" else 0
+        for k in range(pairs):
+            n, now = actual[i1 + k]
+            want = generated[j1 + k]
+            yield Finding(Span(idx.path, n, 1), f"line differs from the generated projection, which reads "
+                          f"{echo(want, _SHOWN)}", hint=f"the next memory_save rewrites it; now {echo(now, _SHOWN)}",
+                          fix=fix, anchor=f"projection:{want}")
+        for k in range(i1 + pairs, i2):
+            n, now = actual[k]
+            yield Finding(Span(idx.path, n, 1), f"line is not in the generated projection: {echo(now, _SHOWN)}",
+                          hint="the next memory_save drops it (its note is not on disk, or is listed twice)", fix=fix)
+        at = actual[i2][0] if i2 < len(actual) else end
+        for k in range(j1 + pairs, j2):
+            yield Finding(Span(idx.path, at, 1), f"the generated projection has a line missing here: "
+                          f"{echo(generated[k], _SHOWN)}", hint="the next memory_save adds it", fix=fix,
+                          anchor=f"projection-missing:{generated[k]}")
+    if not differs and not proj["hand"] and proj["text"] != proj["generated_text"]:
+        yield Finding(Span(idx.path, 1, 1), "blank lines or line endings differ from the generated projection",
+                      hint="the next memory_save rewrites them", fix=fix, anchor="projection-spacing")
 
 
-_GENERATED_HEADER = re.compile(r"^- (工作区：.*|记忆根目录：.*|共 \d+ 条记忆)$")
+@rule("I111", "hand-written-index-line", WARNING, dialects=("workspace",), fix=UNSAFE)
+def hand_written_index_line(ctx: Context):
+    """A line of the workspace ``MEMORY.md`` that the plugin does not
+    generate: no entry, not the title, notice, header or a section heading
+    (one finding per run of such lines).
+
+    Why: the index is a projection the plugin regenerates on every save;
+    a line written by hand is content, and the next ``memory_save`` or
+    ``memory_forget`` throws it away without a word (spec, "The index is a
+    projection").
+    Bad: ``别忘了周五备份`` typed into ``MEMORY.md``
+    Good: the fact as a note (``memory_save``), which the index then lists.
+    Fix: unsafe: regenerates the projection as the plugin would, which
+    discards the hand-written lines; the fix names them. Move their content
+    into a note first.
+    """
+    store = ctx.store
+    if store.index is None:
+        return
+    proj = _projection(ctx)
+    hand = sorted(proj["hand"])
+    if not hand:
+        return
+    fix = None
+    new = _regenerated(ctx)
+    if new is not None:
+        fix = Fix(f"regenerate MEMORY.md from the notes, discarding hand-written line{'s' if len(hand) > 1 else ''} "
+                  f"{_ranges(hand)}", {store.index.path: new})
+    text = dict(proj["lines"])
+    for first, last in _runs(hand):
+        where = f"line {first} is" if first == last else f"lines {first}-{last} are"
+        yield Finding(Span(store.index.path, first, 1, last, None),
+                      f"{where} written by hand: {echo(text[first], _SHOWN)}; the plugin's next save discards "
+                      f"{'it' if first == last else 'them'}",
+                      hint="move the content into a note (memory_save); the index lists notes only", fix=fix)
+
+
+#: Code points of an index line quoted in a projection message.
+_SHOWN = 120
+
+
+def _runs(lines: list[int]) -> list[tuple[int, int]]:
+    """Consecutive runs of sorted line numbers as ``(first, last)``."""
+    out: list[tuple[int, int]] = []
+    for n in lines:
+        if out and n == out[-1][1] + 1:
+            out[-1] = (out[-1][0], n)
+        else:
+            out.append((n, n))
+    return out
+
+
+def _ranges(lines: list[int]) -> str:
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in _runs(lines))
+
+
+def _projection(ctx: Context) -> dict[str, Any]:
+    """The index as read and as the plugin would generate it, computed once
+    per run: ``lines`` (``(line number, text)`` of the index, line breaks
+    removed), ``hand`` (numbers of hand-written lines: no entry and not a
+    generated shape, ``dialect.generated_shape``), ``generated`` (the lines
+    of the projection), ``text`` / ``generated_text`` (both whole, LF)."""
+    if "projection" in ctx.cache:
+        return ctx.cache["projection"]
+    store, idx = ctx.store, ctx.store.index
+    text = idx.text.replace("\r\n", "\n").replace("\r", "\n") if idx is not None else ""
+    raw = text[:-1] if text.endswith("\n") else text
+    lines = list(enumerate(raw.split("\n"), start=1)) if raw else []
+    entry_lines = {e.span.line for e in idx.entries} if idx is not None else set()
+    hand = {n for n, t in lines if n not in entry_lines and not ctx.dialect.generated_shape(t)}
+    new = _render(ctx).decode("utf-8", "surrogateescape")
+    gen = new[:-1] if new.endswith("\n") else new
+    proj = {"lines": lines, "hand": hand, "generated": gen.split("\n"), "text": text, "generated_text": new}
+    ctx.cache["projection"] = proj
+    return proj
+
+
+def _render(ctx: Context) -> bytes:
+    """The projection of the notes on disk (``dialect.project_index``)."""
+    if "projection_bytes" not in ctx.cache:
+        store = ctx.store
+        files = {n.path: store.files[n.path].data or b"" for n in store.notes if n.path in store.files}
+        ctx.cache["projection_bytes"] = ctx.dialect.project_index(store, files)
+    return ctx.cache["projection_bytes"]
+
+
+def _regenerated(ctx: Context) -> bytes | None:
+    """The regenerated projection, or ``None`` when it would not list every
+    note (a file name a markdown link cannot carry)."""
+    new = _render(ctx)
+    listed = {e.target for e in ctx.dialect.read_index("MEMORY.md", new).entries}
+    return new if listed == {n.path for n in ctx.store.notes} else None
 
 
 def _projection_fix(ctx: Context) -> Fix | None:
-    """The regenerated projection (computed once per run), or ``None`` when
-    the index holds hand-written lines or the result would not list every
-    note (a file name a markdown link cannot carry)."""
+    """I107's safe fix: the regenerated projection, or ``None`` when the
+    index holds hand-written lines (I111's unsafe fix then) or the result
+    would not list every note."""
     if "projection_fix" in ctx.cache:
         return ctx.cache["projection_fix"]
-    from mmlint.dialects.workspace import GENERATED_NOTE, INDEX_TITLE, project_index, read_index
-
-    store, idx, fix = ctx.store, ctx.store.index, None
-    generated = True
-    if idx is not None:
-        entry_lines = {e.span.line for e in idx.entries}
-        for i, raw in enumerate(idx.text.split("\n"), start=1):
-            line = raw.rstrip("\r")
-            if line.strip() and i not in entry_lines and line not in (f"# {INDEX_TITLE}", GENERATED_NOTE) \
-                    and not line.startswith("## ") and not _GENERATED_HEADER.match(line):
-                generated = False
-                break
-    if generated:
-        files = {n.path: store.files[n.path].data or b"" for n in store.notes if n.path in store.files}
-        new = project_index(store, files)
-        if {e.target for e in read_index("MEMORY.md", new).entries} == {n.path for n in store.notes}:
+    idx, fix = ctx.store.index, None
+    if idx is None or not _projection(ctx)["hand"]:
+        new = _regenerated(ctx)
+        if new is not None:
             fix = Fix("regenerate MEMORY.md from the notes", {idx.path if idx is not None else "MEMORY.md": new})
     ctx.cache["projection_fix"] = fix
     return fix

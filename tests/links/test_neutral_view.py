@@ -13,10 +13,7 @@ import pytest
 
 RULES = Path(__file__).resolve().parents[2] / "mmlint" / "rules"
 #: Remaining exceptions, each with its reason.
-ALLOWED_IMPORTS = {
-    # I107's projection check renders the workspace plugin's index; engineer lintcli owns it (issue 10 item 4).
-    ("index.py", "mmlint.dialects.workspace"),
-}
+ALLOWED_IMPORTS: set[tuple[str, str]] = set()  # I107/I111 ask ctx.dialect for the projection
 FACTS = ("archive", "templates", ".engramory-", "-history.md", "engramory-", "workspace.note", "memories/")
 CAPS = (4 * 1024 * 1024, 2000, 65536, 262144, 4000)
 

@@ -31,7 +31,11 @@ MM_ENTRY_B = "## aardvark\n- **summary:** s\n- **file:** memories/aardvark.md\n"
 MM_UNSORTED = {"MEMORY.md": MM_INDEX + "\n" + MM_ENTRY_B, "memories/alpha.md": MM_NOTE, "memories/aardvark.md": MM_NOTE_B}
 MM_SORTED = dict(MM_UNSORTED, **{"MEMORY.md": MM_INDEX.replace("## alpha", MM_ENTRY_B + "\n## alpha")})
 WS_NOTE = "---\ntitle: 甲\ntags: a, b\ncreated: 2026-10-08T08:31:24.000Z\nupdated: 2026-10-08T08:31:24.000Z\n---\n\n正文\n"
-WS = {"MEMORY.md": "# 记忆索引\n\n## 未分类\n\n- [甲](./甲.md) — a, b · 2026-10-08 · 1 B\n", "甲.md": WS_NOTE}
+WS_HEAD = ("# 记忆索引\n\n> 本文件由 dsh-bundle-memory 自动生成，手工改动会在下次保存记忆时被覆盖。\n\n"
+           "- 工作区：`.`\n- 记忆根目录：`memory`\n")
+#: A workspace store whose index is exactly the projection the plugin generates.
+WS = {"MEMORY.md": WS_HEAD + f"- 共 1 条记忆\n\n## 未分类\n\n- [甲](./甲.md) — a, b · 2026-10-08 · {len(WS_NOTE.encode())} B\n",
+      "甲.md": WS_NOTE}
 
 
 def with_(base, **changes):
@@ -88,9 +92,11 @@ CASES: dict[str, Case] = {
     "I104": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", *(["<!-- pad -->"] * 160))}), ENG),
     "I105": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- Always deploy from main.")}), ENG),
     "I106": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [A again](./a.md#x) — hook")}), ENG),
-    "I107": Case("workspace", None, with_(WS, **{"乙.md": WS_NOTE.replace("甲", "乙")}), WS),
+    "I107": Case("workspace", None, with_(WS, **{"乙.md": WS_NOTE.replace("甲", "乙"),
+                                                 "MEMORY.md": WS["MEMORY.md"].replace(" B\n", " B\n- [丙](./丙.md) · 1 B\n")}), WS),
     "I108": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": None, "memory.md": ENG["MEMORY.md"]}), ENG),
     "I109": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": LINK("index-real.txt"), "index-real.txt": ENG["MEMORY.md"]}), ENG),
+    "I111": Case("workspace", None, with_(WS, MEMORY_DOT_md=WS["MEMORY.md"] + "\n别忘了周五备份\n记得\n"), WS),
     "I110": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — " + "h" * 250)}), ENG),
     # pointers
     "P101": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [Gone](gone.md) — x")}), ENG),
