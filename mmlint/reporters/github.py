@@ -29,7 +29,8 @@ from mmlint.reporters import Located, Reporter, escape_chars, located
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 #: Controls other than CR and LF (which are %-encoded), bidi controls and surrogates: written as text.
-_UNSAFE = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+                     "\ufeff\ud800-\udfff]")
 
 
 def escape_data(text: str) -> str:

@@ -409,3 +409,107 @@ def past_recall_cut(ctx: Context):
             what = f"{lines} lines" if lines > max_lines else f"{len(rec.data)} bytes"
             yield Finding(Span(n.path, 1, 1), f"note is {what}; Claude Code cuts an automatically recalled note at "
                                               f"{max_lines} lines / {max_bytes} bytes")
+
+
+# ---------------------------------------------------------------- byte-level hazards (issue 10 item 6)
+
+#: Characters that look like a space or like nothing: the Unicode spaces other
+#: than U+0020 (no-break, en/em, thin, hair, narrow no-break, medium
+#: mathematical; not the ideographic space U+3000, ordinary in CJK text), the
+#: soft hyphen, the combining grapheme joiner, the Mongolian vowel separator,
+#: the zero-width and bidirectional format characters, the word joiner and
+#: invisible operators, the line and paragraph separators and U+FEFF. A
+#: one-character class: one linear pass per line.
+INVISIBLE = re.compile("[\u00a0\u00ad\u034f\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064"
+                       "\u2066-\u206f\ufeff\ufff9-\ufffb]")
+#: The bidirectional controls: they reorder how the text around them is shown.
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_BOM = b"\xef\xbb\xbf"
+
+
+def _char_name(ch: str) -> str:
+    import unicodedata
+
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, 'FORMAT CHARACTER')}"
+
+
+@rule("X113", "bom-before-header", WARNING, dialects=("mm", "workspace"), fix=SAFE)
+def bom_before_header(ctx: Context):
+    """A note or the index starts with a UTF-8 byte order mark, in a dialect
+    whose owning tool keeps it and matches its header by position.
+
+    Why: the mm reference reads files as UTF-8 and keeps a BOM as U+FEFF
+    (mm-reference §1.10), so ``# topic`` or ``## topic`` on line 1 is no
+    longer a title or heading; the workspace plugin (Node) looks for
+    ``---`` at the first byte, so the note's frontmatter (title, tags,
+    dates) is not read and its title falls back to the file name. (Engramory
+    readers strip a BOM, recall-v1 spec §2; no finding there.)
+    Bad: ``EF BB BF`` then ``---`` / ``title: 甲``
+    Good: the same file without the three BOM bytes.
+    Fix: safe: removes the three BOM bytes; nothing else changes.
+    """
+    for path, rec in sorted(ctx.store.files.items()):
+        if rec.kind not in ("note", "index") or rec.data is None or not rec.data.startswith(_BOM):
+            continue
+        yield Finding(Span(path, 1, 1), "file starts with a UTF-8 byte order mark, which the owning tool reads as "
+                      "part of the first line", hint="save the file as UTF-8 without a BOM",
+                      fix=Fix("remove the byte order mark", {path: rec.data[len(_BOM):]}))
+
+
+@rule("X114", "invisible-character", WARNING)
+def invisible_character(ctx: Context):
+    """A key or value holds an invisible or look-alike character: a
+    no-break or other non-ASCII space, a zero-width character, a soft
+    hyphen, a bidirectional control, a BOM inside the text (in the index, or
+    in a note's frontmatter or header; bodies are prose and are not judged).
+
+    Why: the file seems to say ``type: feedback`` but the bytes say
+    ``type\u00a0: feedback`` or ``feedback\u200b``; each tool then reads
+    another key or value (JS ``trim`` strips U+FEFF and no-break spaces,
+    Python's ``strip`` strips no U+FEFF, YAML and line readers keep a
+    zero-width space), so the field is missing or wrong for some of them
+    and nobody sees why. One finding per line, at the first such character.
+    Bad: ``type: feedback`` with a U+200B after ``feedback``
+    Good: the same line typed with plain ASCII spaces and nothing invisible.
+    """
+    store = ctx.store
+    targets: list[tuple[str, str, int]] = []
+    if store.index is not None and store.index.text:
+        targets.append((store.index.path, store.index.text, 0))
+    for n in store.notes:
+        rec = store.files.get(n.path)
+        if rec is None or rec.kind != "note" or rec.data is None or not n.body_line or n.body_line <= 1:
+            continue
+        head = rec.data.decode("utf-8", "surrogateescape").split("\n", n.body_line - 1)[: n.body_line - 1]
+        targets.append((n.path, "\n".join(head), 0))
+    for path, text, _ in targets:
+        start = 1 if text.startswith("\ufeff") else 0  # a leading BOM is X113's
+        for i, line in enumerate(text.split("\n"), start=1):
+            m = INVISIBLE.search(line, start if i == 1 else 0)
+            if m is None:
+                continue
+            more = len(INVISIBLE.findall(line)) - 1
+            extra = f" (and {more} more on this line)" if more > 0 else ""
+            yield Finding(Span(path, i, m.start() + 1), f"invisible character {_char_name(m.group())}{extra}: the "
+                          "line does not say what it shows", hint="retype the key and value with plain spaces")
+
+
+@rule("X115", "invisible-name", WARNING)
+def invisible_name(ctx: Context):
+    """A file or folder name in the store holds a bidirectional control or an
+    invisible character (zero-width, no-break space, BOM).
+
+    Why: a bidi control reorders how the name is shown (``a\u202egpj.md``
+    displays as ``amd.jpg``), a zero-width or no-break space makes two names
+    look alike; a pointer typed from what the screen shows then misses the
+    file. mmlint escapes such names in every output (text, github, junit).
+    Bad: a note named ``deploy\u200b.md`` beside ``deploy.md``
+    Good: names of visible characters only.
+    """
+    for path in sorted(ctx.store.files):
+        m = BIDI.search(path) or INVISIBLE.search(path)
+        if m is None:
+            continue
+        kind = "bidirectional control" if BIDI.match(m.group()) else "invisible character"
+        yield Finding(Span(path, 1, 1), f"name holds a {kind} {_char_name(m.group())}: it shows as another name",
+                      hint="rename it with visible characters only (and update the pointers)")

@@ -184,6 +184,11 @@ CASES: dict[str, Case] = {
     "N112": Case("engramory", "upstream", with_(ENG, **{"b\x1b[31m.md": N("b"), "MEMORY.md": idx("- [A](a.md) — hook")}), ENG),
     "X112": Case("engramory", "upstream", with_(ENG, **{"a.md": N(extra='mmlint-budget: {"a": 1}\n')}),
                  with_(ENG, **{"a.md": N(extra="mmlint-budget: 145/4000\n")})),
+    "X113": Case("workspace", None, with_(WS, **{"甲.md": b"\xef\xbb\xbf" + WS_NOTE.encode()}), WS),
+    "X114": Case("engramory", "upstream", with_(ENG, **{"a.md": N(type_="reference\u200b", extra="scope:\u00a0repo\n")}),
+                 with_(ENG, **{"a.md": N(body="a body may hold a no-break\u00a0space\n")})),
+    "X115": Case("engramory", "upstream", with_(ENG, **{"MEMORY.md": idx("- [A](a.md) — hook", "- [B](b\u202egpj.md) — h"),
+                                                       "b\u202egpj.md": N("b")}), ENG),
     "X109": Case("mm", None, with_(MM, MEMORY_DOT_md=MM_INDEX.replace("- **tags:** a", "- **tags:** Deploy Notes, ops, OPS")), MM),
     # suppressions
     "Q101": Case("engramory", "upstream", with_(ENG, **{"a.md": N(body="body\n<!-- mmlint-disable-file P106 -->\n")}),
