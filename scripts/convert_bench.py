@@ -15,7 +15,9 @@ each target, in interleaved rounds, one process each of:
   least cost on this disk, so the ratios stay meaningful on a busy machine.
 
 Printed per target: medians in seconds, ``real/bare`` and ``dry/real``
-ratios, the peak RSS of the real run (MiB), and the outcome (``written`` or
+ratios, median CPU seconds of the real and dry runs (steadier than wall
+time when others share the machine), the peak RSS of the real run (MiB),
+and the outcome (``written`` or
 the first refusal code: 2,000 notes are over mm's and Claude Code's index
 caps, which is a refusal, measured all the same).
 
@@ -37,9 +39,10 @@ import time
 TYPES = ("user", "feedback", "project", "reference")
 TARGETS = ("workspace", "engramory:recall-v1", "engramory:upstream", "engramory:claude-code", "mm")
 
-#: Runs one CLI command in a child and reports its peak RSS (KiB) on the last stderr line.
+#: Runs one CLI command in a child and reports its peak RSS (KiB) and CPU seconds on the last stderr line.
 _CHILD = ("import resource, sys\nfrom mmlint.cli import main\nrc = main(sys.argv[1:])\nsys.stdout.flush()\n"
-          "sys.stderr.write('\\nRSS %d\\n' % resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\nsys.exit(rc)\n")
+          "r = resource.getrusage(resource.RUSAGE_SELF)\n"
+          "sys.stderr.write('\\nRSS %d CPU %.3f\\n' % (r.ru_maxrss, r.ru_utime + r.ru_stime))\nsys.exit(rc)\n")
 
 #: The bare copy: read every file below SRC, write each to a new file below DST.
 _BARE = ("import os, sys\nsrc, dst = sys.argv[1:3]\n"
@@ -69,8 +72,8 @@ def make_store(root: str, n: int) -> None:
             fh.write(f"\n## {t}\n" + "\n".join(sections[t]) + "\n")
 
 
-def _convert(src: str, dst: str, target: str, dry: bool) -> tuple[float, int, str]:
-    """One CLI run: ``(seconds, peak RSS KiB, outcome)``."""
+def _convert(src: str, dst: str, target: str, dry: bool) -> tuple[float, int, float, str]:
+    """One CLI run: ``(wall seconds, peak RSS KiB, CPU seconds, outcome)``."""
     dialect, _, profile = target.partition(":")
     argv = ["convert", src, dst, "--to", dialect, "--source-profile", "upstream", "--format", "json"]
     argv += ["--profile", profile] if profile else []
@@ -78,13 +81,16 @@ def _convert(src: str, dst: str, target: str, dry: bool) -> tuple[float, int, st
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True, text=True)
     took = time.perf_counter() - t0
-    rss = int(proc.stderr.rsplit("RSS ", 1)[1]) if "RSS " in proc.stderr else 0
+    rss, cpu = 0, 0.0
+    if "RSS " in proc.stderr:
+        kib, _, sec = proc.stderr.rsplit("RSS ", 1)[1].split()
+        rss, cpu = int(kib), float(sec)
     try:
         doc = json.loads(proc.stdout)
         outcome = "written" if doc["written"] else ("ok (dry)" if doc["ok"] else doc["refusals"][0]["code"])
     except (ValueError, KeyError, IndexError):
         outcome = f"exit {proc.returncode}: {proc.stderr.strip().splitlines()[0] if proc.stderr.strip() else ''}"
-    return took, rss, outcome
+    return took, rss, cpu, outcome
 
 
 def _bare(src: str, dst: str) -> float:
@@ -97,8 +103,10 @@ def measure(src: str, work: str, target: str, runs: int = 5) -> dict:
     """Interleaved runs of real convert, dry run and bare copy of ``src``
     into fresh folders under ``work``. Returns ``{"real", "dry", "bare"}``
     medians (seconds), ``"realOverBare"``, ``"dryOverReal"``, ``"rssMiB"``
-    (peak of the real runs) and ``"outcome"``."""
+    (peak of the real runs), ``"cpuReal"``/``"cpuDry"`` (median CPU seconds,
+    steadier than wall time on a busy machine) and ``"outcome"``."""
     real, dry, bare, rss = [], [], [], 0
+    cpu: dict[str, list[float]] = {"real": [], "dry": []}
     outcome = ""
     for k in range(runs):
         for kind in ("real", "dry", "bare"):
@@ -106,14 +114,16 @@ def measure(src: str, work: str, target: str, runs: int = 5) -> dict:
             if kind == "bare":
                 bare.append(_bare(src, dst))
             else:
-                took, kib, outcome_k = _convert(src, dst, target, kind == "dry")
+                took, kib, sec, outcome_k = _convert(src, dst, target, kind == "dry")
                 (real if kind == "real" else dry).append(took)
+                cpu[kind].append(sec)
                 if kind == "real":
                     rss, outcome = max(rss, kib), outcome_k
             shutil.rmtree(dst, ignore_errors=True)
     r, d, b = statistics.median(real), statistics.median(dry), statistics.median(bare)
     return {"real": r, "dry": d, "bare": b, "realOverBare": r / b, "dryOverReal": d / r,
-            "rssMiB": rss / 1024, "outcome": outcome}
+            "rssMiB": rss / 1024, "cpuReal": statistics.median(cpu["real"]), "cpuDry": statistics.median(cpu["dry"]),
+            "outcome": outcome}
 
 
 def main(args: list[str] | None = None) -> int:
@@ -122,7 +132,8 @@ def main(args: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--targets", default=",".join(TARGETS))
     opts = ap.parse_args(args)
-    print(f"{'notes':>6}  {'target':22} {'real s':>7} {'dry s':>7} {'bare s':>7} {'real/bare':>9} {'dry/real':>8} {'RSS MiB':>7}  outcome")
+    print(f"{'notes':>6}  {'target':22} {'real s':>7} {'dry s':>7} {'bare s':>7} {'real/bare':>9} {'dry/real':>8} "
+          f"{'cpu real':>8} {'cpu dry':>7} {'RSS MiB':>7}  outcome")
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(x) for x in opts.sizes.split(",")):
             src = os.path.join(tmp, f"src{n}")
@@ -130,7 +141,7 @@ def main(args: list[str] | None = None) -> int:
             for target in opts.targets.split(","):
                 m = measure(src, tmp, target, opts.runs)
                 print(f"{n:>6}  {target:22} {m['real']:7.2f} {m['dry']:7.2f} {m['bare']:7.2f} {m['realOverBare']:9.2f} "
-                      f"{m['dryOverReal']:8.2f} {m['rssMiB']:7.0f}  {m['outcome']}", flush=True)
+                      f"{m['dryOverReal']:8.2f} {m['cpuReal']:8.2f} {m['cpuDry']:7.2f} {m['rssMiB']:7.0f}  {m['outcome']}", flush=True)
     return 0
 
 
