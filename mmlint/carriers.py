@@ -235,7 +235,7 @@ def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
 
     out: list[tuple[str, str]] = []
     for path, data in files.items():
-        if is_parked(path) or path == INDEX_LINES_FILE:
+        if is_parked(path) or path in (INDEX_LINES_FILE, ORIGIN_FILE):
             out.append((path, "file"))
         elif path == "MEMORY.md":
             text = data.decode("utf-8", "surrogateescape")
@@ -245,3 +245,155 @@ def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
             if fm is not None:
                 out += [(path, it.key) for it in fm.items if it.key.startswith(PREFIX)]
     return out
+
+
+# ---------------------------------------------------------------- the source layout (issue 8 item 4)
+
+#: File that carries the source store's layout through a conversion so that
+#: converting back gives the source byte for byte: for each note its file
+#: name and the exact text around its body (frontmatter with its key order,
+#: nesting, quoting, escapes, comments, blank lines, line endings; an mm
+#: detail header), and the source ``MEMORY.md``. Each record holds a
+#: signature of the note's values: a writer of the source dialect uses a
+#: record only while the note still has those values, so an edit made in
+#: between is never undone (the note is then written by the writer's own
+#: rules). No owning tool reads it (not a ``.md`` file).
+ORIGIN_FILE = ".mmlint-origin.json"
+ORIGIN_FORMAT = "mmlint.origin/1"
+
+
+def signature(note: Any, drop: tuple[str, ...] = ()) -> str:
+    """A digest of ``note``'s values (:data:`NOTE_FIELDS` present, extra keys,
+    body, category, slug), leaving out the fields in ``drop``: equal values,
+    equal signatures, whatever dialect the note was read from."""
+    import hashlib
+
+    d = {k: getattr(note, k) for k in NOTE_FIELDS if k not in drop and getattr(note, k) is not None}
+    d.update(extra=note.extra, body=note.body, category=list(note.category), slug=note.slug)
+    text = json.dumps(d, sort_keys=True, ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _index_signature(notes: list[Any], lines: list[str]) -> str:
+    import hashlib
+
+    text = json.dumps([sorted(signature(n) for n in notes), lines], ensure_ascii=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def rebuild(rec: dict[str, Any], body: str) -> bytes:
+    """A note file from its origin record and its body (LF text): the
+    record's ``data`` when it has one, else ``head`` + the body in the
+    record's line-ending style, after a blank line when ``lead``."""
+    from mmlint.textutil import apply_newline, encode
+
+    if "data" in rec:
+        return rec["data"].encode("utf-8", "surrogateescape")
+    return encode(rec["head"] + apply_newline(("\n" if rec["lead"] else "") + body, rec["nl"]), rec["bom"])
+
+
+def make_origin(source: Any, model: Any, layouts: dict[str, tuple[str, bool, str, bool]], index_ok: bool = True) -> dict[str, Any]:
+    """The origin record of ``source`` (a store as read) for a conversion
+    whose working copy is ``model`` (same notes, same order; its values are
+    what the source tool sees, before fills).
+
+    ``layouts`` maps a note path to ``(head, lead, newline, bom)``: the text
+    before the body, whether one blank line opens the body, the line-ending
+    style, the BOM (the source dialect knows them, see each dialect's
+    ``origin_layouts``; a note changed in memory since it was read has none).
+    A note whose file :func:`rebuild` cannot give back from them keeps its
+    whole text (``data``). ``index_ok``: the index still shows what its file
+    holds (else no index record).
+
+    Returns ``{"format", "dialect", "profile", "notes": {slug: {"path",
+    "sig", "filled", head/lead/nl/bom or data}}, "index": {"data", "sig"} or
+    None}``, JSON-safe (lone surrogates stand for bytes that are not UTF-8).
+    """
+    notes: dict[str, Any] = {}
+    for n, m in zip(source.notes, model.notes):
+        rec_file = source.files.get(n.path)
+        if n.path not in layouts or rec_file is None or rec_file.data is None:
+            continue
+        head, lead, nl, bom = layouts[n.path]
+        rec: dict[str, Any] = {"path": n.path, "sig": signature(m), "filled": [], "head": head, "lead": lead, "nl": nl, "bom": bom}
+        if rebuild(rec, n.body) != rec_file.data:
+            rec = {"path": n.path, "sig": rec["sig"], "filled": [], "data": rec_file.data.decode("utf-8", "surrogateescape")}
+        notes[n.slug] = rec
+    index = None
+    idx_file = source.files.get("MEMORY.md")
+    if index_ok and idx_file is not None and idx_file.data is not None and source.index is not None:
+        index = {"data": idx_file.data.decode("utf-8", "surrogateescape"),
+                 "sig": _index_signature(model.notes, [t for _, t in model.index.loose] if model.index else [])}
+    return {"format": ORIGIN_FORMAT, "dialect": source.dialect, "profile": source.profile, "notes": notes, "index": index}
+
+
+def origin_file(origin: dict[str, Any]) -> bytes:
+    """The bytes of :data:`ORIGIN_FILE` (deterministic: the same record
+    always gives the same bytes, so a store holding one converts to its own
+    dialect byte for byte)."""
+    return (json.dumps(origin, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
+
+
+def read_origin(data: bytes | None) -> dict[str, Any] | None:
+    """Inverse of :func:`origin_file`; ``None`` for anything that is not a
+    well-formed record (the file is untrusted: every value is type-checked,
+    a bad one discards the whole record, which only costs byte-exactness)."""
+    try:
+        origin = json.loads((data or b"").decode("ascii"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    if not isinstance(origin, dict) or origin.get("format") != ORIGIN_FORMAT or not isinstance(origin.get("dialect"), str) \
+            or not isinstance(origin.get("profile"), (str, type(None))) or not isinstance(origin.get("notes"), dict):
+        return None
+    for slug, rec in origin["notes"].items():
+        if not isinstance(rec, dict) or not isinstance(rec.get("path"), str) or not isinstance(rec.get("sig"), str) \
+                or not isinstance(rec.get("filled"), list) or not all(f in NOTE_FIELDS for f in rec["filled"]):
+            return None
+        if "data" in rec:
+            if not isinstance(rec["data"], str):
+                return None
+        elif not (isinstance(rec.get("head"), str) and isinstance(rec.get("lead"), bool)
+                  and rec.get("nl") in ("\n", "\r\n", "\r", "mixed", "") and isinstance(rec.get("bom"), bool)):
+            return None
+    index = origin.get("index")
+    if index is not None and not (isinstance(index, dict) and isinstance(index.get("data"), str) and isinstance(index.get("sig"), str)):
+        return None
+    return origin
+
+
+def origin_for(store: Any, dialect: str, profile: str | None) -> dict[str, Any] | None:
+    """The store's origin record when it was made by ``dialect``/``profile``
+    (the writer converting back to where the store came from), else ``None``."""
+    origin = getattr(store, "origin", None)
+    if origin is None or origin.get("dialect") != dialect or origin.get("profile") != profile:
+        return None
+    return origin
+
+
+def origin_note(origin: dict[str, Any] | None, note: Any) -> dict[str, Any] | None:
+    """The origin record of ``note`` when its values (without the fields the
+    first conversion filled in) are still the ones recorded, else ``None``."""
+    if origin is None:
+        return None
+    rec = origin["notes"].get(note.slug)
+    if rec is None or signature(note, tuple(rec["filled"])) != rec["sig"]:
+        return None
+    return rec
+
+
+def origin_index(origin: dict[str, Any] | None, store: Any) -> bytes | None:
+    """The source ``MEMORY.md`` when every note and index line is as
+    recorded (call after the notes' fills were taken back), else ``None``."""
+    if origin is None or origin.get("index") is None:
+        return None
+    lines = [t for _, t in store.index.loose] if store.index is not None else []
+    if _index_signature(store.notes, lines) != origin["index"]["sig"]:
+        return None
+    return origin["index"]["data"].encode("utf-8", "surrogateescape")
+
+
+def unfill(note: Any, rec: dict[str, Any]) -> None:
+    """Take back the fields the first conversion filled in (``rec["filled"]``):
+    the source never had them."""
+    for f in rec["filled"]:
+        setattr(note, f, None)

@@ -134,6 +134,7 @@ def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem
                                           "YAML rejects it, line-based readers keep the quotes", line, col,
                                   hint="quote the whole value with the other quote character: " + echo(f"{key}: '{value}'", 80)
                                   if ("'" if q == '"' else '"') not in value else "rephrase so the value does not start with a quote"))
+        return value, None  # kept as written, as line-based readers keep it (issue 8)
     else:
         problems.append(FMProblem("F102", f"unclosed quote in frontmatter value for {key!r}", line, col,
                                   hint=f"close the {q} at the end of the value, or remove it"))

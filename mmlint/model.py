@@ -258,6 +258,9 @@ class Store:
         notes: notes in path order.
         files: every file seen, keyed by POSIX relative path.
         problems: reader findings (bad bytes, unparsable lines, unsafe paths).
+        origin: the layout of the store a conversion came from
+            (:func:`mmlint.carriers.make_origin`, read from
+            :data:`mmlint.carriers.ORIGIN_FILE`), or ``None``; not a value.
     """
 
     root: str
@@ -267,6 +270,7 @@ class Store:
     notes: list[Note] = field(default_factory=list)
     files: dict[str, FileRecord] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    origin: dict[str, Any] | None = None
 
     def note_at(self, path: str) -> Note | None:
         """The note stored at ``path`` (POSIX, store-relative), or ``None``."""

@@ -85,13 +85,18 @@ def test_unrepresentable_value_refused_or_dropped_with_allow_loss(store, tmp_pat
         "memories/t.md": "# t\n\n> mm-topic: t\n\nbody\n",
     })
     src = dialects.get("mm").read(str(root))
-    plan = convert.plan_conversion(src, tmp_path / "out", "workspace")
-    assert not plan.ok and plan.refusals[0].code == "E_UNREPRESENTABLE" and plan.refusals[0].field == "updated"
-    plan = convert.plan_conversion(src, tmp_path / "out", "workspace", allow_loss={"updated"})
+    # YAML and the doctor's quote rule cannot hold both quotes and a backslash
+    plan = convert.plan_conversion(src, tmp_path / "out", "engramory", "claude-code", {"type": "reference", "summary": "s"})
+    assert not plan.ok and plan.refusals[0].code == "E_UNREPRESENTABLE" and plan.refusals[0].field in ("summary", "updated")
+    plan = convert.plan_conversion(src, tmp_path / "out", "engramory", "claude-code", {"type": "reference"},
+                                   allow_loss={"updated", "summary"})
     assert plan.ok and plan.written
-    assert plan.losses == [("memories/t.md", "updated", "\"it's\" \\ odd")]
-    back = dialects.get("workspace").read(str(tmp_path / "out"))
-    assert back.notes[0].summary == "\"it's\" \\ odd"  # a carried value survives any quoting
+    assert sorted(plan.losses) == [("memories/t.md", "summary", "\"it's\" \\ odd"), ("memories/t.md", "updated", "\"it's\" \\ odd")]
+    # the workspace plugin reads lines without YAML: the value is written as it is
+    plan = convert.plan_conversion(src, tmp_path / "ws", "workspace")
+    assert plan.written and b"\nupdated: \"it's\" \\ odd\n" in (tmp_path / "ws" / "t.md").read_bytes()
+    back = dialects.get("workspace").read(str(tmp_path / "ws"))
+    assert back.notes[0].summary == back.notes[0].updated == "\"it's\" \\ odd"  # a carried value survives too
 
 
 def test_dest_not_empty_needs_force(tmp_path):

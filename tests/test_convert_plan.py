@@ -97,17 +97,18 @@ def test_mm_only_values_are_refused_unless_allowed(store, tmp_path):
 
 
 def test_cli_allow_loss_lists_every_dropped_value(store, tmp_path):
+    # YAML (Claude Code) cannot hold a value with both quotes and a backslash
     root = store({"MEMORY.md": "# MEMORY.md\n\n> mm-kind: index\n" + "".join(
         f"## t{i}\n- **summary:** s{i}\n- **updated:** \"it's\" \\ {i}\n- **file:** memories/t{i}.md\n" for i in range(3)),
         **{f"memories/t{i}.md": f"# t{i}\n\n> mm-topic: t{i}\n\nbody {i}\n" for i in range(3)}})
-    proc = _cli("convert", str(root), str(tmp_path / "o"), "--to", "workspace", "--format", "json")
+    proc = _cli("convert", str(root), str(tmp_path / "o"), "--to", "engramory", "--profile", "claude-code", "--default", "type=reference", "--format", "json")
     doc = json.loads(proc.stdout)
     assert proc.returncode == 1 and {(r["field"], r["code"]) for r in doc["refusals"]} == {("updated", "E_UNREPRESENTABLE")}
-    proc = _cli("convert", str(root), str(tmp_path / "o"), "--to", "workspace", "--allow-loss", "updated,scope", "--format", "json")
+    proc = _cli("convert", str(root), str(tmp_path / "o"), "--to", "engramory", "--profile", "claude-code", "--default", "type=reference", "--allow-loss", "updated,scope", "--format", "json")
     doc = json.loads(proc.stdout)
     assert proc.returncode == 0 and doc["written"]
     assert doc["losses"] == [{"path": f"memories/t{i}.md", "field": "updated", "value": f"\"it's\" \\ {i}"} for i in range(3)]
-    text = _cli("convert", str(root), str(tmp_path / "o2"), "--to", "workspace", "--allow-loss", "updated").stdout
+    text = _cli("convert", str(root), str(tmp_path / "o2"), "--to", "engramory", "--profile", "claude-code", "--default", "type=reference", "--allow-loss", "updated").stdout
     assert text.count("loss (allowed): memories/t") == 3 and "t2.md: updated was '\"it\\'s\" \\\\ 2'" in text
 
 

@@ -42,6 +42,11 @@ REFUSED: dict[tuple[str, str], set[str]] = {
 }
 
 
+#: (store, target) round trips that are written both ways but not byte for
+#: byte, with the reason (docs/convert.md "The way back"). None today.
+NOT_BYTE_EXACT: dict[tuple[str, str], str] = {}
+
+
 def _target_id(t):
     return t[0] + (f"-{t[1]}" if t[1] else "")
 
@@ -68,6 +73,8 @@ def _check(root, target, tmp_path, strict=True):
         return
     assert key not in REFUSED, "converted, but listed as refused"
     assert rt.changed == [] and rt.same_paths, (rt.changed, rt.same_paths)
+    if strict:  # the source layout travels in carriers: back byte for byte (issue 8 item 4)
+        assert rt.same_bytes or key in NOT_BYTE_EXACT, "A->B->A changed bytes"
 
 
 @pytest.mark.parametrize("target", TARGETS, ids=_target_id)

@@ -13,7 +13,7 @@ import os
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from mmlint import dialects
+from mmlint import dialects, tool_verify
 from mmlint.convert import dest as dest_check
 from mmlint.convert import policy, transaction
 from mmlint.convert.plan import Plan
@@ -102,7 +102,11 @@ def _plan(source: Store, dest: str, dialect: str, profile: str | None, defaults:
     model = policy.working_copy(source)
     same = source.dialect == dialect and source.profile == profile
     if not same:
+        tool_verify.adopt(model, tool_verify.source_reading(source))  # the values the source's tool sees
+        made = policy.make_origin(source, model)
         policy.apply_defaults(model, target, profile, defaults or {}, plan)
+        if made:
+            policy.record_fills(model, plan)
         policy.native_only(source, allow, plan)
     files = policy.render_dropping(model, target, profile, allow, plan)
     if files is None:

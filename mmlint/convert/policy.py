@@ -28,7 +28,7 @@ import dataclasses
 import re
 from typing import Any
 
-from mmlint import carriers, dialects
+from mmlint import carriers, dialects, tool_verify
 from mmlint.convert.plan import Plan, PlannedFile
 from mmlint.dialects import Unrepresentable
 from mmlint.model import NOTE_FIELDS, Store, semantic
@@ -82,7 +82,10 @@ def apply_defaults(store: Store, target: Any, profile: str | None, defaults: dic
 
     ``store`` is changed in place; every fill is listed in ``plan.fills``."""
     required = target.required(profile) if hasattr(target, "required") else {}
+    origin = carriers.origin_for(store, target.NAME, profile)
     for note in store.notes:
+        if carriers.origin_note(origin, note) is not None:
+            continue  # going back to its own bytes, which had none of these
         for fname, value in defaults.items():
             if getattr(note, fname) is None:
                 setattr(note, fname, value)
@@ -133,8 +136,12 @@ def describe(plan: Plan, model: Store, target: Any, profile: str | None, files: 
     plan.carriers = carriers.used(files)
 
 
-def compare(expected: dict[str, Any], got: dict[str, Any], allow: set[str], plan: Plan, paths: dict[str, str]) -> None:
-    """Compare what a conversion must keep with what the target reads back.
+def compare(expected: dict[str, Any], got: dict[str, Any], allow: set[str], plan: Plan, paths: dict[str, str],
+            skip: tuple[str, ...] = ()) -> None:
+    """Compare what a conversion must keep with what the target reads back
+    (mmlint's own reading; the fields in ``skip`` are the ones the owning
+    tools verify, :func:`tool_check`: their values are the tools', which
+    mmlint's lenient reader may read otherwise).
 
     Args:
         expected: :func:`mmlint.model.semantic` of the source with fills
@@ -153,6 +160,8 @@ def compare(expected: dict[str, Any], got: dict[str, Any], allow: set[str], plan
             plan.refusals.append(Refusal("E_LOSS", path, f"note {slug!r} is missing after conversion", "slug"))
             continue
         for key in list(NOTE_FIELDS) + ["extra", "body", "category"]:
+            if key in skip:
+                continue
             a, b = src.get(key), dst.get(key)
             if a == b or (key in ("extra", "category") and not a and not b):
                 continue
@@ -220,7 +229,55 @@ def verify(source: Store, model: Store, target: Any, profile: str | None, files:
     replacement keeps the signature and reports through ``plan`` only.
     """
     back = read_rendered(target, plan.dest, profile, files)
-    compare(semantic(model), semantic(back), allow, plan, {n.slug: n.path for n in source.notes})
+    tools = source.dialect != target.NAME or source.profile != profile
+    skip = tool_verify.COMPARED + ("extra", "body") if tools and hasattr(target, "reading") else ()
+    compare(semantic(model), semantic(back), allow, plan, {n.slug: n.path for n in source.notes}, skip)
+    if tools:
+        tool_check(model, target, profile, files, allow, plan)
+
+
+def tool_check(model: Store, target: Any, profile: str | None, files: dict[str, bytes], allow: set[str], plan: Plan) -> None:
+    """Verify the rendered ``files`` by the owning tools
+    (:func:`mmlint.tool_verify.differences`): each value the target tool
+    would see differently from the source tool is an ``E_LOSS`` refusal
+    naming note, field, both values and the tool, or a listed loss when the
+    field (or ``extra``) is in ``allow``."""
+    for d in tool_verify.differences(model, target, profile, files):
+        base = d.field.split(":", 1)[0]
+        if d.field in allow or base in allow:
+            plan.losses.append((d.path, d.field, d.want))
+        elif d.field == "note":
+            plan.refusals.append(Refusal("E_LOSS", d.path, f"{d.tool} would not list this note (written at {short(d.want)})", "slug"))
+        elif d.field in ("fields", "store"):
+            plan.refusals.append(Refusal("E_LOSS", d.path, f"{d.tool} would read no fields: {short(d.got)}", d.field))
+        else:
+            plan.refusals.append(Refusal("E_LOSS", d.path, f"{d.tool} would see {d.field!r} as {short(d.got)}, "
+                                                           f"not {short(d.want)}", d.field))
+
+
+def make_origin(source: Store, model: Store) -> bool:
+    """Give ``model`` the origin record its writer carries
+    (:data:`mmlint.carriers.ORIGIN_FILE`): the source's own layout. A store
+    that already holds one (converted from somewhere else) keeps it: passed
+    on, or, when the target is where it came from, used there. Returns True
+    when a record was made for this source."""
+    if source.origin is not None:
+        return False
+    module = dialects.get(source.dialect)
+    if not hasattr(module, "origin_layouts"):
+        return False
+    model.origin = carriers.make_origin(source, model, *module.origin_layouts(source))
+    return True
+
+
+def record_fills(model: Store, plan: Plan) -> None:
+    """Note in ``model.origin`` the fields the plan filled in, so the way
+    back takes them back (:func:`mmlint.carriers.unfill`)."""
+    slugs = {n.path: n.slug for n in model.notes}
+    for path, fname, _ in plan.fills:
+        rec = model.origin["notes"].get(slugs.get(path, "")) if model.origin else None
+        if rec is not None and fname not in rec["filled"]:
+            rec["filled"].append(fname)
 
 
 def render_dropping(model: Store, target: Any, profile: str | None, allow: set[str], plan: Plan) -> dict[str, bytes] | None:

@@ -6,6 +6,8 @@ to show what a pair of dialects keeps.
 
 from __future__ import annotations
 
+from typing import Any
+
 import os
 from dataclasses import dataclass, field
 
@@ -61,14 +63,16 @@ def round_trip(source: Store, workdir: str, dialect: str, profile: str | None = 
     again = dialects.get(source.dialect).read(os.path.join(workdir, "a"), source.profile)
     want, got = semantic(source), semantic(again)
     slugs = {n.path: n.slug for n in source.notes} | {n.path: n.slug for n in mid.notes}
+    filled: dict[tuple[str, str], Any] = {}
     for plan in (there, result.back):
         for path, fname, value in plan.fills:
-            if slugs.get(path) in want["notes"]:
-                want["notes"][slugs[path]].setdefault(fname, value)
+            filled.setdefault((slugs.get(path, ""), fname), value)
     by_slug = {n.slug: n.path for n in source.notes}
     for slug, fields in want["notes"].items():
         other = got["notes"].get(slug, {})
-        result.changed += [(by_slug[slug], k) for k in sorted(set(fields) | set(other)) if fields.get(k) != other.get(k)]
+        # a field the source lacked may come back filled, or not at all (the source's own bytes)
+        result.changed += [(by_slug[slug], k) for k in sorted(set(fields) | set(other)) if fields.get(k) != other.get(k)
+                           and not (k not in fields and (slug, k) in filled and other.get(k) == filled[(slug, k)])]
     result.changed += [("MEMORY.md", k) for k in ("index_lines", "aux") if want[k] != got[k]]
     result.same_paths = sorted(n.path for n in source.notes) == sorted(n.path for n in again.notes)
     result.same_bytes = {p: r.data for p, r in source.files.items()} == {p: r.data for p, r in again.files.items()}

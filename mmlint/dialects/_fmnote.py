@@ -46,6 +46,19 @@ class NoteLayout:
     data: bytes = b""
 
 
+def origin_layouts(store: Any, outside: tuple[str, ...] = ()) -> dict[str, tuple[str, bool, str, bool]]:
+    """``note path -> (head, lead, newline, bom)`` of every note read with a
+    :class:`NoteLayout` whose values are still the ones read (a note changed
+    in memory is left out: its file no longer holds it), for
+    :func:`mmlint.carriers.make_origin`: the text before the body (the
+    frontmatter with its closing fence line), whether a blank line opens the
+    body, the line-ending style, the BOM. ``outside``: fields the dialect
+    keeps elsewhere (the engramory index)."""
+    return {n.path: (n.layout.head, n.layout.lead_blank, n.layout.newline, n.layout.bom)
+            for n in store.notes if isinstance(n.layout, NoteLayout) and n.slug == n.layout.read.get("slug")
+            and _unchanged(n, n.layout, outside)}
+
+
 def split_list(value: Any) -> list[str] | None:
     """Tags/aliases as a list: YAML lists stay, ``"a, b"`` splits on commas."""
     if value is None:
@@ -59,7 +72,7 @@ def split_list(value: Any) -> list[str] | None:
 
 
 def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug: str,
-              category: tuple[str, ...] = ()) -> tuple[Note, list[Problem]]:
+              category: tuple[str, ...] = (), raw: bool = False) -> tuple[Note, list[Problem]]:
     """Read one note.
 
     Args:
@@ -69,6 +82,9 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
         dialect: the dialect name recorded in the layout.
         slug: the note's slug.
         category: workspace category folders.
+        raw: read values as a reader with no YAML does (the workspace
+            plugin): a one-line value is the text after the first ``:``,
+            trimmed, quotes and brackets kept; a list field is split on ``,``.
 
     Returns:
         ``(note, problems)``; problems carry frontmatter grammar findings.
@@ -95,6 +111,9 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
         for it in fm.items:
             if it.kind not in ("scalar", "yaml"):
                 continue
+            if raw and len(it.raw) == 1:
+                it.value = it.raw[0].rstrip("\r").partition(":")[2].strip()
+                it.kind, it.quote = "scalar", None
             fieldname = keymap.get(it.key)
             if fieldname is None and it.key.startswith(carriers.PREFIX) and it.parent in (None, NEST):
                 back = carriers.restore(it.key, it.value)
@@ -152,7 +171,10 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
             if fieldname in carried:
                 value = carried[fieldname]
             else:
-                value = split_list(it.value) if fieldname in LIST_FIELDS else _as_text(it.value)
+                if raw and fieldname in LIST_FIELDS and isinstance(it.value, str):
+                    value = [p.strip() for p in it.value.split(",") if p.strip()]
+                else:
+                    value = split_list(it.value) if fieldname in LIST_FIELDS else _as_text(it.value)
             setattr(note, fieldname, value)
             note.spans[fieldname] = Span(path, it.line, it.value_col)
         for key, value in extra.items():
@@ -221,15 +243,40 @@ def _fields_to_write(note: Note, keymap: dict[str, str], outside: tuple[str, ...
     return native + carried
 
 
-def _render_field(note: Note, fieldname: str, rev: dict[str, str], nl: str) -> list[str]:
+def _render_field(note: Note, fieldname: str, rev: dict[str, str], nl: str, emit: Any = fmmod.render_item) -> list[str]:
     value = _path_value(note, fieldname) if fieldname in PATH_FIELDS else getattr(note, fieldname)
     if fieldname in rev:
-        return _must_render(note, rev[fieldname], value, fieldname, nl)
-    return _must_render(note, carriers.FIELD_KEYS[fieldname], carriers.frontmatter_safe(carriers.encode_value(value)), fieldname, nl)
+        if emit is raw_item and fieldname != "category" and raw_item(rev[fieldname], value) is None:
+            pass  # not writable as the plugin reads it: the value goes into its carrier key instead
+        else:
+            return _must_render(note, rev[fieldname], value, fieldname, nl, emit)
+    return _must_render(note, carriers.FIELD_KEYS[fieldname], carriers.frontmatter_safe(carriers.encode_value(value)), fieldname, nl, emit)
+
+
+def raw_item(key: str, value: Any, indent: str = "", newline: str = "\n") -> list[str] | None:
+    """Raw lines for ``key: value`` as a reader with no YAML reads them (the
+    workspace plugin: split at the first ``:``, both sides trimmed, nothing
+    unquoted; ``tags`` a comma list), or ``None`` when such a reader cannot
+    get ``value`` back: a line break, edge spaces, an empty value, a lone
+    ``|``/``>`` (a YAML block scalar to mmlint's own reader); for a list,
+    an element that is empty or holds ``,`` or edge spaces."""
+    cr = "\r" if newline == "\r\n" else ""
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        if any(not v or "," in v or v != v.strip() or "\n" in v or "\r" in v for v in value):
+            return None
+        value = ", ".join(value)
+    if value == "":
+        return [f"{indent}{key}:{cr}"]
+    if not isinstance(value, str) or "\n" in value or "\r" in value or value != value.strip():
+        return None
+    if value.rstrip("+-0123456789") in ("|", ">"):
+        return None
+    return [f"{indent}{key}: {value}{cr}"]
 
 
 def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[str, ...],
-                outside: tuple[str, ...] = (), carry: tuple[str, ...] = (), carry_extras: bool = False) -> bytes:
+                outside: tuple[str, ...] = (), carry: tuple[str, ...] = (), carry_extras: bool = False,
+                raw: bool = False, requote: bool = False) -> bytes:
     """Serialize ``note`` with frontmatter.
 
     Args:
@@ -245,20 +292,29 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
             frontmatter as ``mmlint-extra-<key>``, for a tool that moves
             unknown keys around (Claude Code nests them under ``metadata:``);
             a ``metadata:`` block itself stays one.
+        raw: write values as a reader with no YAML reads them
+            (:func:`raw_item`, the workspace plugin); a native value it
+            cannot hold goes into its ``mmlint-<field>`` carrier.
+        requote: the note's own layout is reused for another reader (an
+            engramory note of another profile): an unquoted value that a
+            YAML reader or the doctor would read otherwise (``: ``, `` #``,
+            a leading quote) is quoted, the other lines are kept.
 
     Raises:
         Unrepresentable: a value that the key:value grammar cannot hold.
     """
+    emit = raw_item if raw else fmmod.render_item
     rev = {v: k for k, v in keymap.items()}
     reserved = set(keymap) | (set(note.extra) - {NEST} if carry_extras else set())
     lay = note.layout if isinstance(note.layout, NoteLayout) and note.layout.dialect == dialect else None
-    if lay is not None and all((f in lay.field_items) == (f in carry) for f in PATH_FIELDS) and _unchanged(note, lay, outside):
+    requote = requote and lay is not None and lay.fm is not None and any(_needs_quotes(it) for it in lay.fm.items)
+    if lay is not None and not requote and all((f in lay.field_items) == (f in carry) for f in PATH_FIELDS) and _unchanged(note, lay, outside):
         return lay.data  # nothing changed and the path still holds what it held
     if lay is not None and lay.fm is None and not note.extra and not _fields_to_write(note, keymap, outside, carry):
         body = lay.body_raw if note.body == lay.body_lf else apply_newline(note.body, lay.newline)
         return encode(body, lay.bom)
     if lay is None or lay.fm is None:
-        return encode(_render_fresh(note, keymap, order, outside, carry, reserved))
+        return encode(_render_fresh(note, keymap, order, outside, carry, reserved, emit))
     fm = lay.fm
     nl = "\r\n" if lay.newline == "\r\n" else "\n"
     out: list[str] = [fm.open_raw]
@@ -273,6 +329,10 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
             continue
         old = lay.read.get(key) if not key.startswith("extra:") else _extra_get(lay.read["extra"], key)
         new = getattr(note, key) if not key.startswith("extra:") else _extra_get(note.extra, key)
+        if new == old and requote and _needs_quotes(it):
+            lines = fmmod.render_item(it.key, new, it.indent, nl)
+            out.extend(lines if lines is not None else it.raw)
+            continue
         if new == old:
             out.extend(it.raw)
             continue
@@ -283,16 +343,16 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
         if it.key.startswith(carriers.PREFIX):
             new = carriers.encode_value(new) if not it.key.startswith(carriers.EXTRA_PREFIX) else carriers.extra_key("", new, {""})[1]
             new = carriers.frontmatter_safe(new)
-        lines = fmmod.render_item(it.key, new, it.indent, nl)
+        lines = emit(it.key, new, it.indent, nl)
         if lines is None:
             raise Unrepresentable(note.path, key, "value cannot be written as frontmatter key: value")
         out.extend(lines)
     for fieldname in _fields_to_write(note, keymap, outside, carry):
         if fieldname not in done:
-            out.extend(_render_field(note, fieldname, rev, nl))
+            out.extend(_render_field(note, fieldname, rev, nl, emit))
     for key, value in note.extra.items():
         if "extra:" + key not in done and not (isinstance(value, dict) and any(f"extra:{key}.{k}" in done for k in value)):
-            out.extend(_render_extra(note, key, value, reserved, nl))
+            out.extend(_render_extra(note, key, value, reserved, nl, emit))
     if fm.close_raw is None:
         return encode(_restore_cr("\n".join(out), lay), lay.bom)
     out.append(fm.close_raw)
@@ -303,6 +363,14 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
     else:
         body = apply_newline(("\n" if lay.lead_blank else "") + note.body, lay.newline)
     return encode(_restore_cr(head + sep + body, lay), lay.bom)
+
+
+def _needs_quotes(it: fmmod.Item) -> bool:
+    """An unquoted one-line value that YAML (Claude Code) or the doctor's
+    quote rule reads otherwise than as written (:func:`mmlint.frontmatter.quote_value`
+    would quote it)."""
+    return (it.kind == "scalar" and it.quote is None and len(it.raw) == 1 and isinstance(it.value, str)
+            and it.value != "" and fmmod.quote_value(it.value) != it.value)
 
 
 def _restore_cr(text: str, lay: NoteLayout) -> str:
@@ -338,37 +406,37 @@ def _extra_get(extra: dict[str, Any], key: str) -> Any:
     return None
 
 
-def _must_render(note: Note, key: str, value: Any, fieldname: str, nl: str) -> list[str]:
-    lines = fmmod.render_item(key, value, "", nl)
+def _must_render(note: Note, key: str, value: Any, fieldname: str, nl: str, emit: Any = fmmod.render_item) -> list[str]:
+    lines = emit(key, value, "", nl)
     if lines is None:
         raise Unrepresentable(note.path, fieldname, f"{key!r} value cannot be written as frontmatter key: value")
     return lines
 
 
-def _render_extra(note: Note, key: str, value: Any, native: set[str], nl: str) -> list[str]:
+def _render_extra(note: Note, key: str, value: Any, native: set[str], nl: str, emit: Any = fmmod.render_item) -> list[str]:
     if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()) and key not in native \
             and not key.startswith(carriers.PREFIX):
         cr = "\r" if nl == "\r\n" else ""
         lines = [f"{key}:{cr}"]
         for k, v in value.items():
-            sub = fmmod.render_item(k, v, "  ", nl)
+            sub = emit(k, v, "  ", nl)
             if sub is None:
                 raise Unrepresentable(note.path, f"extra:{key}.{k}", "value cannot be written as frontmatter key: value")
             lines.extend(sub)
         return lines
     wkey, wvalue = carriers.extra_key(key, value, native)
-    return _must_render(note, wkey, carriers.frontmatter_safe(wvalue), "extra:" + key, nl)
+    return _must_render(note, wkey, carriers.frontmatter_safe(wvalue), "extra:" + key, nl, emit)
 
 
 def _render_fresh(note: Note, keymap: dict[str, str], order: tuple[str, ...], outside: tuple[str, ...],
-                  carry: tuple[str, ...], reserved: set[str]) -> str:
+                  carry: tuple[str, ...], reserved: set[str], emit: Any = fmmod.render_item) -> str:
     rev = {v: k for k, v in keymap.items()}
     lines = ["---"]
     rank = {k: i for i, k in enumerate(order)}
     fields = sorted(_fields_to_write(note, keymap, outside, carry), key=lambda f: rank.get(rev.get(f, ""), len(rank)))
     for fieldname in fields:
-        lines.extend(_render_field(note, fieldname, rev, "\n"))
+        lines.extend(_render_field(note, fieldname, rev, "\n", emit))
     for key, value in note.extra.items():
-        lines.extend(_render_extra(note, key, value, reserved, "\n"))
+        lines.extend(_render_extra(note, key, value, reserved, "\n", emit))
     lines.append("---")
     return "\n".join(lines) + "\n\n" + note.body

@@ -95,7 +95,7 @@ def owns_path(rel: str, profile: str | None = None) -> bool:
     ``*.md`` except a top-level ``README.md``, those under ``archive/``,
     ``templates/`` (top level, any case) and :data:`mmlint.carriers.AUX_DIR`,
     and recall-v1 ``-history.md`` archives."""
-    if rel == "MEMORY.md":
+    if rel in ("MEMORY.md", carriers.ORIGIN_FILE):
         return True
     name = rel.rsplit("/", 1)[-1]
     top = rel.split("/", 1)[0].lower() if "/" in rel else ""
@@ -379,6 +379,10 @@ def read(root: str, profile: str | None = None, tree: dict[str, bytes] | None = 
             rec.kind = "index"
             store.index = read_markdown_index(rel, rec.data or b"", store, lambda r, d: read_index(r, d, profile))
             continue
+        if rel == carriers.ORIGIN_FILE:
+            store.origin = carriers.read_origin(rec.data)
+            rec.kind = "carrier" if store.origin is not None else "aux"
+            continue
         if not owns_path(rel, profile):
             rec.kind = "aux"  # ledgers, recall-v1 archives, archive/ and templates/: verbatim
             continue
@@ -522,7 +526,12 @@ def note_paths(store: Store, profile: str | None) -> dict[str, str]:
     """
     claims = PathClaims()
     same = store.dialect == NAME and store.profile == (profile or DEFAULT_PROFILE)
-    return {n.path: claims.claim(note_path(n, same and _same(n), profile), n.path) for n in store.notes}
+    origin = carriers.origin_for(store, NAME, profile or DEFAULT_PROFILE)
+    out = {}
+    for n in store.notes:
+        rec = carriers.origin_note(origin, n)
+        out[n.path] = claims.claim(rec["path"] if rec is not None else note_path(n, same and _same(n), profile), n.path)
+    return out
 
 
 def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
@@ -539,14 +548,34 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
     """
     out: dict[str, bytes] = {}
     paths = note_paths(store, profile)
+    origin = carriers.origin_for(store, NAME, profile or DEFAULT_PROFILE)
     for note in store.notes:
         path = paths[note.path]
+        rec = carriers.origin_note(origin, note)
+        if rec is not None:  # back where it came from, with the same values: its own bytes
+            carriers.unfill(note, rec)
+            out[path] = carriers.rebuild(rec, note.body)
+            continue
         out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, INDEX_FIELDS, _fmnote.path_carry(note, path),
-                                        carry_extras=(profile or DEFAULT_PROFILE) == "claude-code")
+                                        carry_extras=(profile or DEFAULT_PROFILE) == "claude-code",
+                                        requote=store.profile != (profile or DEFAULT_PROFILE))
     if store.index is not None or store.dialect != NAME:
-        out["MEMORY.md"] = render_index(store, paths)
+        out["MEMORY.md"] = carriers.origin_index(origin, store) or render_index(store, paths)
+    if store.origin is not None and origin is None:
+        out[carriers.ORIGIN_FILE] = carriers.origin_file(store.origin)
     _add_aux(store, out, lambda rel: owns_path(rel, profile))
     return out
+
+
+def origin_layouts(store: Store) -> tuple[dict[str, tuple[str, bool, str, bool]], bool]:
+    """The layout of each unchanged note for :func:`mmlint.carriers.make_origin`
+    (:func:`mmlint.dialects._fmnote.origin_layouts`), and whether the index
+    still shows what ``MEMORY.md`` holds (titles, hooks, sections, lines)."""
+    idx = store.index
+    lay = idx.layout if idx is not None and isinstance(idx.layout, IndexLayout) else None
+    same = lay is not None and {n.path: (n.title, n.index_hook, n.index_section) for n in store.notes} == lay.read \
+        and list(idx.loose) == lay.prose
+    return _fmnote.origin_layouts(store, INDEX_FIELDS), same
 
 
 def _same(note: Note) -> bool:
@@ -572,7 +601,7 @@ def render_index(store: Store, paths: dict[str, str]) -> bytes:
     # Carried lines go first, unless a heading among them would become the
     # section of the entries that have none, or a link among them (a second
     # pointer to a note) would be read as the note's entry: then they go last.
-    headed = any(re.match(r"^ {0,3}#{2,6}(\s|$)", t) for t in loose) and "" in groups
+    headed = any(re.match(r"^ {0,3}#{2,6}(\s|$)", t) or re.match(r"^ {0,3}(?:=+|-+)[ \t]*$", t) for t in loose) and "" in groups
     first = not headed and not any("](" in t or "[[" in t for t in loose)
     # A store's own title (an H1 heading first among the carried lines) stands in for ours.
     lines = [] if loose and first and re.match(r"^# \S", loose[0]) else [f"# {INDEX_TITLE}", ""]

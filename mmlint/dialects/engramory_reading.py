@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mmlint.dialects._reading import NoteView, Reading, scalar_text
+from mmlint.dialects._reading import NoteView, Reading, scalar_text, text_of
 
 #: Claude Code looks for the closing fence within this many lines.
 CC_FENCE_LINES = 30
@@ -63,7 +63,7 @@ def claude_code_note(path: str, data: bytes) -> NoteView:
     closing fence line."""
     from mmlint.frontmatter import yaml_load
 
-    text = data.decode("utf-8", "replace").lstrip("\ufeff").replace("\r\n", "\n")
+    text = text_of(data).replace("\r\n", "\n")
     lines = text.split("\n")
     view = NoteView(path)
     if not lines or lines[0].rstrip() != "---":
@@ -76,6 +76,7 @@ def claude_code_note(path: str, data: bytes) -> NoteView:
         return view
     view.body = "\n".join(lines[close + 1:])
     src = "\n".join(lines[1:close])
+    src = re.sub("[\udc80-\udcff]", "\ufffd", src)  # Node decodes bytes that are not UTF-8 as U+FFFD
     data_, err = yaml_load(src) if src.strip() else ({}, None)
     if err is not None or not isinstance(data_, dict):
         view.readable, view.problem = False, f"frontmatter is not a YAML mapping ({err or type(data_).__name__})"
@@ -112,7 +113,7 @@ def claude_code(files: dict[str, bytes], profile: str | None = None) -> Reading:
     every note by :func:`claude_code_note`, and the pointers inside the load
     window of ``MEMORY.md`` (:func:`claude_code_window`, markdown links
     ``[text](target)``, in order)."""
-    out = Reading("Claude Code")
+    out = Reading("Claude Code", values=values)
     for path in sorted(files):
         if _is_note(path):
             out.notes[path] = claude_code_note(path, files[path])
@@ -161,7 +162,7 @@ def upstream_note(path: str, data: bytes) -> NoteView:
     """One note as the upstream doctor parses it (engramory-reference.md
     §1.3): see the module docstring. ``problem`` holds the doctor's first
     grammar complaint (it still keeps the values it read)."""
-    text = data.decode("utf-8-sig", "replace")
+    text = text_of(data)
     view = NoteView(path)
     first, _, rest = text.partition("\n")
     if first.strip() != "---":
@@ -267,7 +268,7 @@ def doctor_pointers(text: str) -> list[str]:
 def upstream(files: dict[str, bytes], profile: str | None = None) -> Reading:
     """The store ``files`` as the upstream doctor sees it: every note by
     :func:`upstream_note` and the index pointers by :func:`doctor_pointers`."""
-    out = Reading("the upstream Engramory doctor")
+    out = Reading("the upstream Engramory doctor", values=values)
     for path in sorted(files):
         if _is_note(path):
             out.notes[path] = upstream_note(path, files[path])
@@ -288,7 +289,7 @@ def recall_v1_note(path: str, data: bytes) -> NoteView:
     first ``:``, one matching quote pair stripped); ``aliases`` and ``tags``
     written ``[a, b]`` are arrays. Without frontmatter the note has no
     metadata (not an error)."""
-    text = data.decode("utf-8", "replace").lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = text_of(data).replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     view = NoteView(path)
     if not lines or lines[0].strip() != "---":
@@ -334,7 +335,7 @@ def recall_v1(files: dict[str, bytes], profile: str | None = None) -> Reading:
     """The store ``files`` as the recall-v1 plugin sees it: notes by
     :func:`recall_v1_note` (``-history.md`` archives are not notes), index
     pointers ``- [title](file.md) — hook`` and ``- hook — file.md`` (§1)."""
-    out = Reading("the recall-v1 plugin")
+    out = Reading("the recall-v1 plugin", values=values)
     for path in sorted(files):
         if _is_note(path, recall=True):
             out.notes[path] = recall_v1_note(path, files[path])
@@ -349,3 +350,16 @@ def recall_v1(files: dict[str, bytes], profile: str | None = None) -> Reading:
 
 
 READINGS: dict[str, Any] = {"claude-code": claude_code, "upstream": upstream, "recall-v1": recall_v1}
+
+
+KEYMAP = {"name": "name", "description": "summary", "type": "type", "scope": "scope", "created": "created",
+          "updated": "updated", "aliases": "aliases", "confidence": "confidence", "tags": "tags"}
+
+
+def values(view: NoteView) -> dict:
+    """:func:`mmlint.dialects._reading.model_values` of one note as an
+    engramory tool sees it (the keys of the seed spec §2 table, plus
+    ``tags``)."""
+    from mmlint.dialects._reading import model_values
+
+    return model_values(view, KEYMAP)

@@ -77,7 +77,7 @@ def owns_path(rel: str, profile: str | None = None) -> bool:
     part of the store: the index, the index-lines carrier file, or a detail
     file under ``memories/``
     (an auxiliary file there is parked, see :data:`mmlint.carriers.AUX_DIR`)."""
-    return rel in ("MEMORY.md", carriers.INDEX_LINES_FILE) or (rel.startswith(DETAIL_DIR + "/") and rel.endswith(".md"))
+    return rel in ("MEMORY.md", carriers.INDEX_LINES_FILE, carriers.ORIGIN_FILE) or (rel.startswith(DETAIL_DIR + "/") and rel.endswith(".md"))
 
 
 def parse_tags(value: str) -> list[str]:
@@ -313,6 +313,9 @@ def read(root: str, profile: str | None = None, tree: dict[str, bytes] | None = 
             store.problems.extend(problems)
         elif rel == carriers.INDEX_LINES_FILE:
             rec.kind = "carrier"
+        elif rel == carriers.ORIGIN_FILE:
+            store.origin = carriers.read_origin(rec.data)
+            rec.kind = "carrier" if store.origin is not None else "aux"
         else:
             rec.kind = "aux"
     claimed: set[str] = set()
@@ -470,12 +473,14 @@ def note_paths(store: Store, profile: str | None = None) -> dict[str, str]:
     """
     claims = PathClaims()
     out: dict[str, str] = {}
+    origin = carriers.origin_for(store, NAME, None)
     for n in store.notes:
         lay = n.layout if isinstance(n.layout, dict) else {}
+        rec = carriers.origin_note(origin, n)
         if store.dialect == NAME and (lay.get("missing") or lay.get("shared")):
             out.setdefault(n.path, note_path(n))  # writes no file of its own (a dangling or repeated entry)
         else:
-            out[n.path] = claims.claim(note_path(n), n.path)
+            out[n.path] = claims.claim(rec["path"] if rec is not None else note_path(n), n.path)
     return out
 
 
@@ -512,8 +517,14 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
     if store.index is not None and store.dialect == NAME:
         memory_id = store.index.header.get("mm-id", "local") or "local"
     paths = note_paths(store)
+    origin = carriers.origin_for(store, NAME, None)
     for note in store.notes:
         topic = topic_for(note)
+        rec = carriers.origin_note(origin, note)
+        if rec is not None:  # back where it came from, with the same values: its own bytes
+            carriers.unfill(note, rec)
+            out[paths[note.path]] = carriers.rebuild(rec, note.body)
+            continue
         lay = note.layout if isinstance(note.layout, dict) and "entry" in note.layout else None
         if lay is not None and (lay["missing"] or (lay.get("shared") and store.dialect == NAME)):
             continue  # no file of its own: nothing to write (a conversion still refuses the clash)
@@ -529,7 +540,7 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
     if orphan_lines is not None and orphan_lines.data is not None:
         out[carriers.INDEX_LINES_FILE] = orphan_lines.data  # a carrier file without its index: kept, no index invented
     elif store.index is not None or store.dialect != NAME:
-        out["MEMORY.md"] = render_index(store, memory_id)
+        out["MEMORY.md"] = carriers.origin_index(origin, store) or render_index(store, memory_id)
         loose = [text for _, text in store.index.loose] if store.index is not None else []
         kept = store.files.get(carriers.INDEX_LINES_FILE)
         lay = store.index.layout if store.index is not None else None
@@ -538,8 +549,28 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
             out[carriers.INDEX_LINES_FILE] = kept.data  # the index lines did not change: the file stays as read
         elif loose and not header_safe(loose):
             out[carriers.INDEX_LINES_FILE] = carriers.lines_file(loose)
+    if store.origin is not None and origin is None:
+        out[carriers.ORIGIN_FILE] = carriers.origin_file(store.origin)
     _add_aux(store, out, owns_path)
     return out
+
+
+def origin_layouts(store: Store) -> tuple[dict[str, tuple[str, bool, str, bool]], bool]:
+    """``note path -> (header, False, newline, bom)`` of every detail file
+    read whose note still has the values read (entry and body), for
+    :func:`mmlint.carriers.make_origin`: the ``# topic`` and ``> mm-*:``
+    lines before the body as written; and whether ``MEMORY.md`` still holds
+    every entry as it is."""
+    out = {}
+    for n in store.notes:
+        nl = n.layout.get("note") if isinstance(n.layout, dict) else None
+        if isinstance(nl, NoteLayout) and not n.layout.get("shared") and n.layout.get("read") == _entry_fields(n) \
+                and n.body == to_lf(nl.body):
+            out[n.path] = (nl.header_raw, False, nl.newline, nl.bom)
+    idx = store.index
+    lay = idx.layout if idx is not None and isinstance(idx.layout, IndexLayout) else None
+    now = {n.slug: _entry_fields(n) for n in store.notes if isinstance(n.layout, dict) and n.layout.get("entry") is not None}
+    return out, lay is not None and now == lay.read and list(idx.loose) == lay.prose
 
 
 def header_safe(lines: list[str]) -> bool:

@@ -218,15 +218,15 @@ def reference(files: dict[str, bytes], profile: str | None = None) -> Reading:
     its ``file`` (a repeated file keeps the first entry, as ``readTopic``
     does), ``pointers`` the entries' files in index order; ``refused`` when
     the load throws."""
-    out = Reading("the mm reference")
+    out = Reading("the mm reference", values=values)
     try:
-        entries = parse_index(files.get("MEMORY.md", b"").decode("utf-8", "replace"))
+        entries = parse_index(files.get("MEMORY.md", b"").decode("utf-8", "surrogateescape"))
         for ent in entries:
             out.pointers.append(ent["file"])
             if ent["file"] in out.notes:
                 continue
             data = files.get(ent["file"])
-            text = data.decode("utf-8", "replace") if data is not None else ""
+            text = data.decode("utf-8", "surrogateescape") if data is not None else ""  # a BOM stays U+FEFF (§1.10)
             _, body = parse_note(text) if js_trim(text) else ("", "")
             view = NoteView(ent["file"], {k: v for k, v in ent.items() if k != "file"} | {"file": ent["file"]}, body)
             view.fields["tags"] = [t for t in ent["tags"].split(", ") if t]
@@ -234,4 +234,32 @@ def reference(files: dict[str, bytes], profile: str | None = None) -> Reading:
     except LoadError as exc:
         out.refused = str(exc)
         out.notes.clear()
+    return out
+
+
+KEYMAP = {"summary": "summary", "tags": "tags", "updated": "updated", "budget": "budget"}
+_ENTRY_LINE = re.compile(r"^-[ \t]*\*\*([A-Za-z0-9_.-]+):\*\*[ \t]*(.*)\Z")
+
+
+def values(view: NoteView) -> dict:
+    """:func:`mmlint.dialects._reading.model_values` of one entry as the mm
+    reference sees it: ``summary``, ``tags``, ``updated`` and ``budget``
+    (``0/0``, the reference's value for a missing one, counts as absent);
+    the entry body's ``- **key:** value`` lines (which the reference keeps as
+    body text) as the keys they name, so carriers and unknown keys read back;
+    the other body lines as ``entry_body``."""
+    from mmlint.dialects._reading import model_values
+
+    fields = {k: v for k, v in view.fields.items() if k in KEYMAP and not (k == "budget" and v == "0/0")}
+    rest = []
+    for line in view.fields.get("entryBody", "").split("\n"):
+        m = _ENTRY_LINE.match(line)
+        if m is not None and m.group(1) not in fields:
+            fields[m.group(1)] = js_trim(m.group(2))
+        else:
+            rest.append(line)
+    body = js_trim("\n".join(rest))
+    if body:
+        fields["entry_body"] = body
+    out = model_values(NoteView(view.path, fields, view.body), KEYMAP | {"entry_body": "entry_body"})
     return out

@@ -72,7 +72,7 @@ def owns_path(rel: str, profile: str | None = None) -> bool:
     """True when the workspace reader takes the file at store-relative
     ``rel`` for part of the store: every ``*.md`` (the index included) outside
     :data:`mmlint.carriers.AUX_DIR`, and the index-lines carrier file."""
-    return (rel.endswith(".md") and not carriers.is_parked(rel)) or rel == carriers.INDEX_LINES_FILE
+    return (rel.endswith(".md") and not carriers.is_parked(rel)) or rel in (carriers.INDEX_LINES_FILE, carriers.ORIGIN_FILE)
 
 
 def human_size(n: int) -> str:
@@ -188,12 +188,16 @@ def read(root: str, profile: str | None = None, tree: dict[str, bytes] | None = 
         if rel == carriers.INDEX_LINES_FILE:
             rec.kind = "carrier"
             continue
+        if rel == carriers.ORIGIN_FILE:
+            store.origin = carriers.read_origin(rec.data)
+            rec.kind = "carrier" if store.origin is not None else "aux"
+            continue
         if not owns_path(rel):
             rec.kind = "aux"
             continue
         rec.kind = "note"
         parts = rel.split("/")
-        note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, parts[-1][:-3], tuple(parts[:-1]))
+        note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, parts[-1][:-3], tuple(parts[:-1]), raw=True)
         if note.title is not None and note.title == note.derived_title():
             note.title = None  # the title the plugin would show anyway (Note.derived_title)
             note.layout.read["title"] = None
@@ -237,7 +241,12 @@ def note_paths(store: Store, profile: str | None = None) -> dict[str, str]:
             by case or Unicode normalisation.
     """
     claims = PathClaims()
-    return {n.path: claims.claim(note_path(n), n.path) for n in store.notes}
+    origin = carriers.origin_for(store, NAME, None)
+    out = {}
+    for n in store.notes:
+        rec = carriers.origin_note(origin, n)
+        out[n.path] = claims.claim(rec["path"] if rec is not None else note_path(n), n.path)
+    return out
 
 
 def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
@@ -250,8 +259,14 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
     """
     out: dict[str, bytes] = {}
     paths = note_paths(store)
+    origin = carriers.origin_for(store, NAME, None)
     for note in store.notes:
         path = paths[note.path]
+        rec = carriers.origin_note(origin, note)
+        if rec is not None:  # back where it came from, with the same values: its own bytes
+            carriers.unfill(note, rec)
+            out[path] = carriers.rebuild(rec, note.body)
+            continue
         if store.dialect != NAME:
             if len(note.category) > MAX_CATEGORY_DEPTH:
                 raise Unrepresentable(note.path, "category", f"{len(note.category)} folders deep (at most {MAX_CATEGORY_DEPTH})")
@@ -259,20 +274,31 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
                 why = segment_problem(seg)
                 if why:
                     raise Unrepresentable(note.path, "slug" if seg == note.slug else "category", f"name {seg!r} {why}")
-        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, carry=_fmnote.path_carry(note, path))
+        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, carry=_fmnote.path_carry(note, path), raw=True)
     orphan_lines = store.files.get(carriers.INDEX_LINES_FILE) if store.dialect == NAME and "MEMORY.md" not in store.files else None
     if orphan_lines is not None and orphan_lines.data is not None:
         out[carriers.INDEX_LINES_FILE] = orphan_lines.data  # a carrier file without its index: kept, no index invented
     elif store.index is not None or store.dialect != NAME:
-        out["MEMORY.md"] = render_index(store, out)
+        out["MEMORY.md"] = carriers.origin_index(origin, store) or render_index(store, out)
         loose = [text for _, text in store.index.loose] if store.index is not None else []
         kept = store.files.get(carriers.INDEX_LINES_FILE)
         if store.dialect == NAME and kept is not None and kept.data is not None and carriers.read_lines_file(kept.data) == loose:
             out[carriers.INDEX_LINES_FILE] = kept.data  # the index lines did not change: the file stays as read
         elif loose:
             out[carriers.INDEX_LINES_FILE] = carriers.lines_file(loose)
+    if store.origin is not None and origin is None:
+        out[carriers.ORIGIN_FILE] = carriers.origin_file(store.origin)
     _add_aux(store, out, owns_path)
     return out
+
+
+def origin_layouts(store: Store) -> tuple[dict[str, tuple[str, bool, str, bool]], bool]:
+    """The layout of each unchanged note for :func:`mmlint.carriers.make_origin`
+    (:func:`mmlint.dialects._fmnote.origin_layouts`), and whether the
+    projection was made from the notes as they are."""
+    idx = store.index
+    lay = idx.layout if idx is not None and isinstance(idx.layout, IndexLayout) else None
+    return _fmnote.origin_layouts(store), lay is not None and _state(store) == lay.read
 
 
 def render_index(store: Store, files: dict[str, bytes]) -> bytes:

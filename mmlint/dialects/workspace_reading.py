@@ -23,13 +23,13 @@ value`` lines ... a line you break by hand is ignored rather than fatal"
 
 from __future__ import annotations
 
-from mmlint.dialects._reading import NoteView, Reading
+from mmlint.dialects._reading import NoteView, Reading, text_of
 
 
 def plugin_note(path: str, data: bytes) -> NoteView:
     """One note as the plugin reads it (see the module docstring); the view's
     fields always hold ``title`` and ``category`` (``a/b``, ``""`` at the root)."""
-    text = data.decode("utf-8", "replace").lstrip("\ufeff").replace("\r\n", "\n")
+    text = text_of(data).replace("\r\n", "\n")
     lines = text.split("\n")
     view = NoteView(path)
     close = None
@@ -57,8 +57,19 @@ def plugin(files: dict[str, bytes], profile: str | None = None) -> Reading:
     """The store ``files`` (POSIX path -> bytes) as the workspace plugin sees
     it: every note by :func:`plugin_note`; no pointers (its index is a
     projection of the notes)."""
-    out = Reading("the workspace plugin")
+    out = Reading("the workspace plugin", values=values)
     for path in sorted(files):
         if path.endswith(".md") and path != "MEMORY.md" and not path.startswith(".mmlint-aux/"):
             out.notes[path] = plugin_note(path, files[path])
     return out
+
+
+KEYMAP = {"title": "title", "tags": "tags", "created": "created", "updated": "updated"}
+
+
+def values(view: NoteView) -> dict:
+    """:func:`mmlint.dialects._reading.model_values` of one note as the
+    plugin sees it (``category`` is the folder path, not a key)."""
+    from mmlint.dialects._reading import model_values
+
+    return model_values(NoteView(view.path, {k: v for k, v in view.fields.items() if k != "category"}, view.body), KEYMAP)

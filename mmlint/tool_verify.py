@@ -1,0 +1,117 @@
+"""Verification of a conversion by the owning tools (issue 8 item 2).
+
+A conversion reads SRC with the source tool's reading and the rendered DST
+with the target tool's reading (``reading`` of each dialect module, see
+:mod:`mmlint.dialects._reading`) and compares every value
+(``../shared/DESIGN.md`` "The loss policy"). Comparing mmlint's model with
+itself is not verification: a writer bug that mmlint's reader mirrors would
+pass. Each difference is a refusal naming the note, the field, both values
+and the tool that would see it, or, for a field in ``--allow-loss``, a
+listed loss.
+
+Before rendering, :func:`adopt` makes the values the source tool sees the
+values that are converted: where mmlint's lenient reader and the owning
+tool disagree (Claude Code unescapes ``\\"`` in a YAML double-quoted value,
+the workspace plugin keeps quotes it never strips, the mm reference
+lower-cases tags), the tool is the reference for what the value is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mmlint import carriers, dialects
+from mmlint.dialects._reading import COMPARED, Difference, Reading, as_list, compare
+from mmlint.model import Note, Store
+
+
+def source_reading(source: Store) -> Reading | None:
+    """SRC as its owning tool sees it, from the bytes already read (no I/O),
+    or ``None`` for a dialect without a reading."""
+    module = dialects.get(source.dialect)
+    if not hasattr(module, "reading"):
+        return None
+    return module.reading({p: r.data for p, r in source.files.items() if r.data is not None}, source.profile)
+
+
+def _model_view(note: Note) -> dict[str, Any]:
+    """mmlint's own values of ``note`` in the shape of
+    :func:`mmlint.dialects._reading.model_values`: the stand-in for a note
+    its tool cannot read (or does not list, e.g. an mm orphan detail file)."""
+    out: dict[str, Any] = {}
+    for f in COMPARED:
+        v = getattr(note, f)
+        if v not in (None, "", []):
+            out[f] = list(v) if f in ("tags", "aliases") else v
+    for k, v in note.extra.items():
+        if isinstance(v, dict):
+            for child, cv in v.items():
+                if cv not in ("", [], None) and not isinstance(cv, dict):
+                    out.setdefault("extra:" + str(child), cv)
+        elif v not in ("", [], None):
+            out["extra:" + k] = v
+    out["body"] = note.body.replace("\r\n", "\n").strip("\n")
+    return out
+
+
+def _as_read(note: Note, fname: str) -> Any:
+    """The value mmlint's reader found for ``fname`` (from the note's layout),
+    or ``None`` when unknown; a value changed in memory since differs."""
+    lay = note.layout
+    read = getattr(lay, "read", None) if not isinstance(lay, dict) else lay.get("read")
+    return read.get(fname) if isinstance(read, dict) else None
+
+
+def adopt(model: Store, reading: Reading | None) -> list[tuple[str, str, Any, Any]]:
+    """Give ``model``'s notes the values the source tool sees where mmlint's
+    reader read them otherwise (fields in :data:`COMPARED` that both hold;
+    a value changed in memory since it was read is left alone). Returns
+    ``(path, field, mmlint's value, the tool's value)`` for each value
+    changed."""
+    changed: list[tuple[str, str, Any, Any]] = []
+    if reading is None:
+        return changed
+    for note in model.notes:
+        seen = reading.note_values(note.path)
+        if seen is None:
+            continue
+        for f in COMPARED:
+            mine, theirs = getattr(note, f), seen.get(f)
+            if mine is None or theirs is None or isinstance(theirs, dict) or mine != _as_read(note, f):
+                continue
+            if f in ("tags", "aliases"):
+                theirs = as_list(theirs)
+            if theirs != mine:
+                setattr(note, f, theirs)
+                changed.append((note.path, f, mine, theirs))
+    return changed
+
+
+def differences(model: Store, target: Any, profile: str | None, files: dict[str, bytes]) -> list[Difference]:
+    """Every value the target tool would see differently from the source.
+
+    Args:
+        model: the converted copy of SRC: its values are what the source
+            tool sees (:func:`adopt`), with the plan's fills applied and
+            allowed losses dropped.
+        target: the target dialect module, ``profile`` its profile.
+        files: the rendered DST (POSIX path -> bytes).
+
+    Returns ``[]`` when the target dialect has no reading.
+    """
+    if not hasattr(target, "reading"):
+        return []
+    dst = target.reading(files, profile)
+    if dst.refused:
+        return [Difference("MEMORY.md", "store", "the store", dst.refused, dst.tool)]
+    paths = target.note_paths(model, profile)
+    want = {note.path: _model_view(note) for note in model.notes}
+    dst_values = {p: dst.values(v) for p, v in dst.notes.items() if v.readable}
+    found = compare(want, dst, dst_values, paths, getattr(target, "native_form", None))
+    # A note given back its source bytes (its values unchanged, see
+    # mmlint.carriers.origin_note) reads as the source did, even where its
+    # own tool could not read it: that is not the conversion's doing.
+    origin = carriers.origin_for(model, target.NAME, profile)
+    back = {n.path for n in model.notes if origin is not None and n.slug in origin["notes"]
+            and files.get(paths.get(n.path, "")) == carriers.rebuild(origin["notes"][n.slug], n.body)}
+    return [d for d in found if d.path not in back]
