@@ -104,6 +104,11 @@ def owns_path(rel: str, profile: str | None = None) -> bool:
     return not ((profile or DEFAULT_PROFILE) == "recall-v1" and name.endswith("-history.md"))
 
 
+def recall_file_name(name: str) -> bool:
+    """A file name the recall-v1 seed spec §2 allows: ``[a-z0-9-]+\\.md``."""
+    return name.endswith(".md") and len(name) > 3 and all(c in "abcdefghijklmnopqrstuvwxyz0123456789-" for c in name[:-3])
+
+
 def is_ledger(name: str) -> bool:
     """A recall-v1 ledger file name (seed spec §4): ``.engramory-<name>.jsonl``."""
     return _LEDGER_RE.match(name) is not None

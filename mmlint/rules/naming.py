@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from mmlint import carriers
@@ -13,7 +12,6 @@ from mmlint.textutil import echo
 #: mmlint's own files (configuration, baselines, carriers) that may sit in a store.
 _OWN_FILES = frozenset({".mmlint.toml", "mmlint.toml", "pyproject.toml", ".mmlint-baseline.json",
                         ".mmlint-index-lines.txt", ".pre-commit-config.yaml"})
-_RECALL_SLUG = re.compile(r"^[a-z0-9-]+\.md\Z")
 _TYPES = ("feedback", "project", "reference", "user")
 
 
@@ -30,7 +28,7 @@ def invalid_slug(ctx: Context):
         name = n.path.rsplit("/", 1)[-1]
         if ctx.is_history(n.path):
             continue
-        if not _RECALL_SLUG.match(name):
+        if not ctx.dialect.recall_file_name(name):
             yield Finding(Span(n.path, 1, 1), f"file name {echo(name)} is not [a-z0-9-]+.md")
 
 
