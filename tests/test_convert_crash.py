@@ -43,7 +43,12 @@ def big(tmp_path_factory):
 
 
 def _read(src: Path):
-    return dialects.get("engramory").read(str(src), "claude-code")
+    """The source as the CLI reads it (its ledger makes it recall-v1); the
+    profile matters: DST's origin record names it."""
+    from mmlint import api
+
+    dialect, profile, _ = api.choose(str(src))
+    return dialects.get(dialect).read(str(src), profile)
 
 
 def _leftovers(parent: Path, name: str) -> list[str]:

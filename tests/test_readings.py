@@ -240,3 +240,22 @@ def test_claude_code_link_scan_is_linear_on_hostile_text(hostile):
     t = time.perf_counter()
     er._link_targets(hostile)
     assert time.perf_counter() - t < 2
+
+
+@pytest.mark.parametrize("block", [
+    "name: a\ndescription: plain text, with commas\ntype: feedback\n",
+    "name: a\nmetadata:\n  type: feedback\n  originSessionId: 4fdd3d22-4481\n",
+    "# c\ndescription: 'single: quoted'\ntitle: \"double # quoted\"\ncreated: 2026-03-20\n\n",
+    "description: yes\nn: 012\nv: 1.5\nt: ~\nu: null\n",                  # YAML decides these
+    "a: b\na: c\n", "m:\n\tx: 1\n", "m:\n  x: 1\n   y: 2\n", "m:\nz: 1\n", "d: a: b\n", "k: [a, b]\n",
+    "d: 'it''s'\n", "d: \"a \\\" b\"\n", "d: text #c\n", "m:\n  # c\n  x: 1\n",
+])
+def test_claude_code_fast_path_agrees_with_yaml(block):
+    from mmlint.frontmatter import yaml_load
+
+    fast = er._simple_yaml(block.split("\n"))
+    data, err = yaml_load(block)
+    simple = block.startswith(("name: a\n", "# c\n"))
+    assert (fast is not None) is simple, block  # the rest need YAML (or are not YAML)
+    if fast is not None:
+        assert err is None and {k: v for k, v in data.items()} == {k: (v if not isinstance(v, dict) else dict(v)) for k, v in fast[0].items()}

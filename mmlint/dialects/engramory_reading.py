@@ -77,7 +77,7 @@ def claude_code_note(path: str, data: bytes) -> NoteView:
     view.body = "\n".join(lines[close + 1:])
     src = "\n".join(lines[1:close])
     src = re.sub("[\udc80-\udcff]", "\ufffd", src)  # Node decodes bytes that are not UTF-8 as U+FFFD
-    data_, err = yaml_load(src) if src.strip() else ({}, None)
+    data_, err = _simple_yaml(lines[1:close]) or (yaml_load(src) if src.strip() else ({}, None))
     if err is not None or not isinstance(data_, dict):
         view.readable, view.problem = False, f"frontmatter is not a YAML mapping ({err or type(data_).__name__})"
         return view
@@ -90,6 +90,69 @@ def claude_code_note(path: str, data: bytes) -> NoteView:
                 view.fields[key] = value
                 view.nested.add(key)
     return view
+
+
+_KEY_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
+
+
+def _simple_scalar(value: str) -> str | None:
+    """The string YAML makes of a one-line ``value`` when that needs no YAML
+    engine (a plain scalar :func:`mmlint.frontmatter.quote_value` would
+    write unquoted, or a quoted one with no quote or backslash inside),
+    else ``None``."""
+    from mmlint.frontmatter import quote_value
+
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        inner = value[1:-1]
+        return inner if value[0] not in inner and "\\" not in inner and "\t" not in inner else None
+    return value if value and quote_value(value) == value else None
+
+
+def _simple_yaml(lines: list[str]) -> tuple[dict, None] | None:
+    """A frontmatter block as YAML reads it, computed without a YAML engine
+    when every line is ``key: value`` with a key of ``[A-Za-z0-9_-]`` and a
+    value :func:`_simple_scalar` can read, or ``key:`` over lines indented
+    alike holding such pairs (one level, Claude Code's ``metadata:``), or a
+    blank or ``#`` comment line at column 0; ``None`` (use YAML) otherwise.
+    Duplicate keys, tabs and anything else go to YAML too."""
+    out: dict = {}
+    parent: dict | None = None
+    indent = ""
+    for line in lines:
+        if not line.strip() or line.startswith("#"):
+            if line.strip() and parent is not None:
+                return None
+            continue
+        body = line.lstrip(" ")
+        lead = line[: len(line) - len(body)]
+        key, sep, rest = body.partition(":")
+        if not sep or not _KEY_RE.match(key) or (rest and not rest.startswith(" ")) or "\t" in line:
+            return None
+        value = rest[1:] if rest else ""
+        if lead:
+            if parent is None or (indent and lead != indent) or key in parent or value == "":
+                return None
+            indent = lead
+            scalar = _simple_scalar(value)
+            if scalar is None:
+                return None
+            parent[key] = scalar
+            continue
+        if parent is not None and not parent:
+            return None  # a parent with no children: null, which YAML decides
+        parent, indent = None, ""
+        if key in out:
+            return None
+        if value == "":
+            out[key] = parent = {}
+            continue
+        scalar = _simple_scalar(value)
+        if scalar is None:
+            return None
+        out[key] = scalar
+    if parent is not None and not parent:
+        return None
+    return out, None
 
 
 def claude_code_window(data: bytes) -> str:
