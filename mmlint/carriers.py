@@ -247,6 +247,39 @@ def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
     return out
 
 
+# ---------------------------------------------------------------- target forms of a value (issue 8 item 3)
+
+_ISO_DATETIME_RE = re.compile(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{3})?Z\Z")
+_DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
+
+
+def _real_date(text: str) -> bool:
+    import datetime
+
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def to_form(value: Any, form: str | None) -> Any:
+    """``value`` in a target's own form: ``"date"`` turns an ISO date-time in
+    UTC (``2026-10-08T08:31:24.000Z``) into its date (``2026-10-08``, the
+    engramory ``YYYY-MM-DD``); ``"datetime"`` turns a calendar date into
+    midnight UTC (``2026-03-20T00:00:00.000Z``, mm's ``toISOString`` form and
+    the workspace plugin's); anything else, or ``form`` ``None``, is returned
+    as it is. The writer keeps the original in the field's carrier."""
+    if not isinstance(value, str) or form is None:
+        return value
+    if form == "date":
+        m = _ISO_DATETIME_RE.match(value)
+        return m.group(1) if m is not None and _real_date(m.group(1)) else value
+    if form == "datetime" and _DATE_RE.match(value) and _real_date(value):
+        return value + "T00:00:00.000Z"
+    return value
+
+
 # ---------------------------------------------------------------- the source layout (issue 8 item 4)
 
 #: File that carries the source store's layout through a conversion so that

@@ -107,7 +107,8 @@ def differences(model: Store, target: Any, profile: str | None, files: dict[str,
     paths = target.note_paths(model, profile)
     want = {note.path: _model_view(note) for note in model.notes}
     dst_values = {p: dst.values(v) for p, v in dst.notes.items() if v.readable}
-    found = compare(want, dst, dst_values, paths, getattr(target, "native_form", None))
+    form = getattr(target, "native_form", None)
+    found = compare(want, dst, dst_values, paths, (lambda f, v: form(f, v, profile)) if form is not None else None)
     # A note given back its source bytes (its values unchanged, see
     # mmlint.carriers.origin_note) reads as the source did, even where its
     # own tool could not read it: that is not the conversion's doing.

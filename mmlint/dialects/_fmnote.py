@@ -108,6 +108,7 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
         extra: dict[str, Any] = {}
         nested: dict[str, Any] = {}
         carried: dict[str, Any] = {}
+        paired: dict[str, tuple[fmmod.Item, Any]] = {}
         for it in fm.items:
             if it.kind not in ("scalar", "yaml"):
                 continue
@@ -121,6 +122,9 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
                 if why is not None:
                     problems.append(Problem("X112", f"carrier {it.key!r} {why}; read as an unknown key", Span(path, it.line, it.key_col)))
                     back = None
+                if back is not None and back[0] == "field" and back[1] in keymap.values() and back[1] not in paired:
+                    paired[back[1]] = (it, back[2])  # the original form of a native value (see below)
+                    continue
                 if back is not None and back[0] == "field":
                     fieldname = back[1]
                     carried[fieldname] = back[2]
@@ -161,8 +165,20 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
                 field_items[key] = it
         for parent_key, children in nested.items():
             extra[parent_key] = children
+        for fieldname, (cit, orig) in paired.items():
+            # A native value written in the target's form, with the original
+            # in its carrier: the original, unless the native value was
+            # edited since (then the edit stands, and the carrier is stale).
+            nit = field_items.get(fieldname)
+            if nit is None:
+                field_items[fieldname] = cit
+                carried[fieldname] = orig
+                continue
+            field_items["form:" + fieldname] = cit
+            if nit.value == orig or nit.value in (carriers.to_form(orig, "date"), carriers.to_form(orig, "datetime")):
+                carried[fieldname] = orig
         for fieldname, it in field_items.items():
-            if fieldname.startswith("extra:"):
+            if fieldname.startswith(("extra:", "form:")):
                 continue
             if fieldname == "category":
                 note.category = tuple(p for p in str(carried.get(fieldname, it.value)).split("/") if p)
@@ -243,8 +259,13 @@ def _fields_to_write(note: Note, keymap: dict[str, str], outside: tuple[str, ...
     return native + carried
 
 
-def _render_field(note: Note, fieldname: str, rev: dict[str, str], nl: str, emit: Any = fmmod.render_item) -> list[str]:
+def _render_field(note: Note, fieldname: str, rev: dict[str, str], nl: str, emit: Any = fmmod.render_item,
+                  forms: dict[str, str] | None = None) -> list[str]:
     value = _path_value(note, fieldname) if fieldname in PATH_FIELDS else getattr(note, fieldname)
+    form = carriers.to_form(value, (forms or {}).get(fieldname))
+    if fieldname in rev and form != value:  # the target's own form, the original in the carrier
+        return (_must_render(note, rev[fieldname], form, fieldname, nl, emit)
+                + _must_render(note, carriers.FIELD_KEYS[fieldname], carriers.frontmatter_safe(carriers.encode_value(value)), fieldname, nl, emit))
     if fieldname in rev:
         if emit is raw_item and fieldname != "category" and raw_item(rev[fieldname], value) is None:
             pass  # not writable as the plugin reads it: the value goes into its carrier key instead
@@ -276,7 +297,7 @@ def raw_item(key: str, value: Any, indent: str = "", newline: str = "\n") -> lis
 
 def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[str, ...],
                 outside: tuple[str, ...] = (), carry: tuple[str, ...] = (), carry_extras: bool = False,
-                raw: bool = False, requote: bool = False) -> bytes:
+                raw: bool = False, requote: bool = False, forms: dict[str, str] | None = None) -> bytes:
     """Serialize ``note`` with frontmatter.
 
     Args:
@@ -295,6 +316,8 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
         raw: write values as a reader with no YAML reads them
             (:func:`raw_item`, the workspace plugin); a native value it
             cannot hold goes into its ``mmlint-<field>`` carrier.
+        forms: model field -> the target's form of it (:func:`mmlint.carriers.to_form`):
+            such a value is written in that form, the original in its carrier.
         requote: the note's own layout is reused for another reader (an
             engramory note of another profile): an unquoted value that a
             YAML reader or the doctor would read otherwise (``: ``, `` #``,
@@ -314,7 +337,7 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
         body = lay.body_raw if note.body == lay.body_lf else apply_newline(note.body, lay.newline)
         return encode(body, lay.bom)
     if lay is None or lay.fm is None:
-        return encode(_render_fresh(note, keymap, order, outside, carry, reserved, emit))
+        return encode(_render_fresh(note, keymap, order, outside, carry, reserved, emit, forms))
     fm = lay.fm
     nl = "\r\n" if lay.newline == "\r\n" else "\n"
     out: list[str] = [fm.open_raw]
@@ -323,6 +346,14 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
         key = _item_field(it, keymap, lay)
         if key is None:
             out.extend(it.raw)
+            continue
+        if key.startswith("form:"):  # the carrier of a value written in the target's form
+            f = key[len("form:"):]
+            new = getattr(note, f)
+            if new == lay.read.get(f):
+                out.extend(it.raw)
+            elif new is not None and carriers.to_form(new, (forms or {}).get(f)) != new:
+                out.extend(_must_render(note, it.key, carriers.frontmatter_safe(carriers.encode_value(new)), f, nl, emit))
             continue
         done.add(key)
         if key in PATH_FIELDS and key not in carry:
@@ -340,6 +371,10 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
             continue
         if key == "category":
             new = "/".join(new)
+        elif forms and key in forms and carriers.to_form(new, forms[key]) != new and not it.key.startswith(carriers.PREFIX):
+            out.extend(_render_field(note, key, rev, nl, emit, forms) if "form:" + key not in lay.field_items
+                       else _must_render(note, it.key, carriers.to_form(new, forms[key]), key, nl, emit))
+            continue
         if it.key.startswith(carriers.PREFIX):
             new = carriers.encode_value(new) if not it.key.startswith(carriers.EXTRA_PREFIX) else carriers.extra_key("", new, {""})[1]
             new = carriers.frontmatter_safe(new)
@@ -349,7 +384,7 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
         out.extend(lines)
     for fieldname in _fields_to_write(note, keymap, outside, carry):
         if fieldname not in done:
-            out.extend(_render_field(note, fieldname, rev, nl, emit))
+            out.extend(_render_field(note, fieldname, rev, nl, emit, forms))
     for key, value in note.extra.items():
         if "extra:" + key not in done and not (isinstance(value, dict) and any(f"extra:{key}.{k}" in done for k in value)):
             out.extend(_render_extra(note, key, value, reserved, nl, emit))
@@ -429,13 +464,14 @@ def _render_extra(note: Note, key: str, value: Any, native: set[str], nl: str, e
 
 
 def _render_fresh(note: Note, keymap: dict[str, str], order: tuple[str, ...], outside: tuple[str, ...],
-                  carry: tuple[str, ...], reserved: set[str], emit: Any = fmmod.render_item) -> str:
+                  carry: tuple[str, ...], reserved: set[str], emit: Any = fmmod.render_item,
+                  forms: dict[str, str] | None = None) -> str:
     rev = {v: k for k, v in keymap.items()}
     lines = ["---"]
     rank = {k: i for i, k in enumerate(order)}
     fields = sorted(_fields_to_write(note, keymap, outside, carry), key=lambda f: rank.get(rev.get(f, ""), len(rank)))
     for fieldname in fields:
-        lines.extend(_render_field(note, fieldname, rev, "\n", emit))
+        lines.extend(_render_field(note, fieldname, rev, "\n", emit, forms))
     for key, value in note.extra.items():
         lines.extend(_render_extra(note, key, value, reserved, "\n", emit))
     lines.append("---")

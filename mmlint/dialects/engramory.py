@@ -75,6 +75,12 @@ REQUIRED: dict[str, dict[str, str]] = {
 _RECALL_NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 _RECALL_JUNK_RE = re.compile(r"[^a-z0-9-]+")
 
+#: The date form each profile's notes want (seed spec §2 and the upstream
+#: doctor: ``YYYY-MM-DD``; Claude Code sets none): a converted ISO date-time
+#: is written as its date, the original in its carrier.
+FORMS: dict[str, dict[str, str]] = {"recall-v1": {"created": "date", "updated": "date"},
+                                    "upstream": {"created": "date", "updated": "date"}, "claude-code": {}}
+
 #: Model fields this dialect keeps in the index, not in note frontmatter.
 INDEX_FIELDS = ("title", "index_hook", "index_section")
 ORDER = ("name", "description", "type", "scope", "created", "updated", "tags", "aliases", "confidence")
@@ -563,7 +569,8 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
             continue
         out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, INDEX_FIELDS, _fmnote.path_carry(note, path),
                                         carry_extras=(profile or DEFAULT_PROFILE) == "claude-code",
-                                        requote=store.profile != (profile or DEFAULT_PROFILE))
+                                        requote=store.profile != (profile or DEFAULT_PROFILE),
+                                        forms=FORMS[profile or DEFAULT_PROFILE] if store.dialect != NAME or store.profile != (profile or DEFAULT_PROFILE) else None)
     if store.index is not None or store.dialect != NAME:
         out["MEMORY.md"] = carriers.origin_index(origin, store) or render_index(store, paths)
     if store.origin is not None and origin is None:
@@ -714,3 +721,9 @@ def reading(files: dict[str, bytes], profile: str | None = None):
     from mmlint.dialects.engramory_reading import READINGS
 
     return READINGS[profile or DEFAULT_PROFILE](files, profile)
+
+
+def native_form(fieldname: str, value, profile: str | None = None):
+    """``value`` in the form ``profile``'s notes hold ``fieldname`` natively
+    (:data:`FORMS`, :func:`mmlint.carriers.to_form`)."""
+    return carriers.to_form(value, FORMS[profile or DEFAULT_PROFILE].get(fieldname))

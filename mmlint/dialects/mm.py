@@ -225,7 +225,7 @@ def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], lis
                 cur["slug"] = back[2]
                 cur["spans"]["slug"] = span
             elif back is not None:
-                target = cur["fields"] if back[0] == "field" else cur["extra"]
+                target = cur.setdefault("carried", {}) if back[0] == "field" else cur["extra"]
                 target[back[1]] = back[2]
                 cur["spans"][back[1] if back[0] == "field" else "extra:" + back[1]] = span
             else:
@@ -235,6 +235,14 @@ def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], lis
         cur["body"].append(line)
     idx.loose = carriers.with_inner_blanks(list(idx.prose), lines)
     for ent in entries:
+        for f, orig in ent.get("carried", {}).items():
+            # a native value in mm's form (updated as an ISO date-time) with its original in the
+            # carrier: the original, unless the native value was edited since
+            nat = ent["fields"].get(f)
+            if nat is None or nat == orig or nat in (carriers.to_form(orig, "date"), carriers.to_form(orig, "datetime")):
+                ent["fields"][f] = orig
+                if nat is not None and nat != orig:
+                    ent["entry"].data.setdefault("native", {})[f] = nat  # what the line holds (M109 checks it)
         body = "\n".join(ent["body"]).strip("\n")
         if body.strip():
             ent["fields"]["entry_body"] = body
@@ -632,7 +640,7 @@ def _entry_lines(note: Note) -> list[str]:
         lines.append(f"- **tags:** {', '.join(note.tags)}")
     lines.append(f"- **file:** {note_path(note)}")
     if note.updated is not None:
-        lines.append(f"- **updated:** {_line_value(note, 'updated', note.updated)}")
+        lines.append(f"- **updated:** {_line_value(note, 'updated', _updated_form(note))}")
     if note.budget is not None:
         lines.append(f"- **budget:** {_line_value(note, 'budget', note.budget)}")
     for f in NOTE_FIELDS:
@@ -640,6 +648,8 @@ def _entry_lines(note: Note) -> list[str]:
         if f in NATIVE_FIELDS or value is None:
             continue
         lines.append(f"- **{carriers.FIELD_KEYS[f]}:** {carriers.encode_value(value)}")
+    if note.updated is not None and _updated_form(note) != note.updated:
+        lines.append(f"- **{carriers.FIELD_KEYS['updated']}:** {carriers.encode_value(note.updated)}")
     if note.category:
         lines.append(f"- **{carriers.FIELD_KEYS['category']}:** {'/'.join(note.category)}")
     if topic != note.slug:
@@ -741,3 +751,15 @@ def reading(files: dict[str, bytes], profile: str | None = None):
     from mmlint.dialects.mm_reading import reference
 
     return reference(files, profile)
+
+
+def _updated_form(note: Note) -> str | None:
+    """The ``updated`` an entry line holds: a converted note's in mm's form
+    (:func:`native_form`), an mm note's as it is."""
+    own = isinstance(note.layout, dict) and note.layout.get("entry") is not None
+    return note.updated if own else native_form("updated", note.updated)
+
+def native_form(fieldname: str, value, profile: str | None = None):
+    """``value`` in the form an mm entry holds ``fieldname``: ``updated`` is an
+    ISO date-time (mm-reference §1.9, :func:`mmlint.carriers.to_form`)."""
+    return carriers.to_form(value, "datetime") if fieldname == "updated" else value

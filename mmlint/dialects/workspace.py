@@ -38,6 +38,8 @@ UNCATEGORIZED = "未分类"
 GENERATED_NOTE = "> 本文件由 dsh-bundle-memory 自动生成，手工改动会在下次保存记忆时被覆盖。"
 
 KEYMAP = {"title": "title", "tags": "tags", "created": "created", "updated": "updated"}
+#: The plugin writes dates as ISO date-times (spec "The shape of one memory").
+FORMS = {"created": "datetime", "updated": "datetime"}
 ORDER = ("title", "tags", "created", "updated")
 
 _WINDOWS_ILLEGAL = set('\\/:*?"<>|')
@@ -274,7 +276,8 @@ def render(store: Store, profile: str | None = None) -> dict[str, bytes]:
                 why = segment_problem(seg)
                 if why:
                     raise Unrepresentable(note.path, "slug" if seg == note.slug else "category", f"name {seg!r} {why}")
-        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, carry=_fmnote.path_carry(note, path), raw=True)
+        out[path] = _fmnote.render_note(note, KEYMAP, NAME, ORDER, carry=_fmnote.path_carry(note, path), raw=True,
+                                        forms=FORMS if store.dialect != NAME else None)
     orphan_lines = store.files.get(carriers.INDEX_LINES_FILE) if store.dialect == NAME and "MEMORY.md" not in store.files else None
     if orphan_lines is not None and orphan_lines.data is not None:
         out[carriers.INDEX_LINES_FILE] = orphan_lines.data  # a carrier file without its index: kept, no index invented
@@ -401,3 +404,8 @@ def reading(files: dict[str, bytes], profile: str | None = None):
     from mmlint.dialects.workspace_reading import plugin
 
     return plugin(files, profile)
+
+
+def native_form(fieldname: str, value, profile: str | None = None):
+    """``value`` in the form the plugin holds ``fieldname`` (:data:`FORMS`)."""
+    return carriers.to_form(value, FORMS.get(fieldname))

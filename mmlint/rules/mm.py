@@ -105,9 +105,10 @@ def invalid_entry_field(ctx: Context):
         if n.entry is None:
             continue
         inst = {"topic": n.slug, "file": n.path}
+        native = n.entry.data.get("native", {})  # written in mm's form, the original in a carrier
         for f in ("summary", "tags", "updated"):
             if getattr(n, f) is not None:
-                inst[f] = getattr(n, f)
+                inst[f] = native.get(f, getattr(n, f))
         for err in validate("mm.entry", inst):
             if err.key in ("topic", "file"):
                 continue  # M101 / M102 say it better
