@@ -110,9 +110,10 @@ def trial(src: Path, dst: Path, sig: int, delay: float, force: bool, ref: dict[s
 def follow_up(src: Path, dst: Path, ref: dict[str, bytes]) -> None:
     """The next conversion over the same DST (in this process) works and
     sweeps what the interrupted run left (its process is gone)."""
-    from mmlint import convert, dialects
+    from mmlint import api, convert, dialects
 
-    store = dialects.get("engramory").read(str(src), "claude-code")
+    dialect, profile, _ = api.choose(str(src))  # as the CLI reads it: DST's origin record names the profile
+    store = dialects.get(dialect).read(str(src), profile)
     plan = convert.plan_conversion(store, dst, "workspace", force=True)
     assert plan.ok and plan.written, plan.refusals
     assert tree(dst) == ref

@@ -120,3 +120,13 @@ def test_a_failed_read_back_puts_the_old_store_back(tmp_path, monkeypatch):
     assert _refused(plan, "E_VERIFY") and plan.refusals[0].path == "MEMORY.md"
     assert seen and seen[0] != before  # the new tree had been moved into place...
     assert tree_bytes(dst) == before and sorted(os.listdir(tmp_path)) == ["dst"]  # ...and the old one came back
+
+
+def test_force_replaces_an_earlier_conversion_with_its_origin_record(tmp_path):
+    """A converted store holds ``.mmlint-origin.json`` (the source layout for the
+    way back): it is a store file, so ``--force`` may convert over it again."""
+    dst = tmp_path / "dst"
+    assert convert.plan_conversion(_src(), dst, "workspace").written
+    assert (dst / ".mmlint-origin.json").is_file()
+    again = convert.plan_conversion(_src(), dst, "workspace", force=True)
+    assert again.written, again.refusals

@@ -31,7 +31,7 @@ from mmlint.walk import FOREIGN_DIRS, inside
 
 #: Files other than ``*.md`` that a memory store holds: the recall-v1
 #: ledgers (spec "文件布局"), mmlint's carriers and configuration.
-STORE_FILE_NAMES = frozenset({".engramory-recall.jsonl", ".engramory-audit.jsonl", carriers.INDEX_LINES_FILE,
+STORE_FILE_NAMES = frozenset({".engramory-recall.jsonl", ".engramory-audit.jsonl", carriers.INDEX_LINES_FILE, carriers.ORIGIN_FILE,
                               ".mmlint.toml", "mmlint.toml"})
 
 #: How many offending files a refusal names.
