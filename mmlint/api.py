@@ -7,9 +7,11 @@ into exit status 2).
 
 from __future__ import annotations
 
+import gc
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from mmlint import dialects
 from mmlint.dialects import Evidence, UnknownDialect
@@ -34,6 +36,7 @@ class StoreResult:
         warnings: sentences for the user about how the store was read (a
             forced dialect the store does not look like); the CLI prints
             them on stderr.
+        cached: the diagnostics came from the result cache (:func:`check`).
     """
 
     found: Found
@@ -45,6 +48,7 @@ class StoreResult:
     options: Any = None
     config: str | None = None
     warnings: list[str] = field(default_factory=list)
+    cached: bool = False
 
     @property
     def files(self) -> int:
@@ -156,14 +160,21 @@ def read_store(found: Found, dialect: str | None = None, profile: str | None = N
     look like is read as asked, with a sentence in
     :attr:`StoreResult.warnings` (see :func:`forced_mismatch`)."""
     name, prof, ev = choose(found.path, dialect, profile)
-    mod = dialects.get(name)
-    store = mod.read(found.path, prof)
-    res = StoreResult(found, name, prof, ev, store)
+    return _read(found, dialect, name, prof, ev)
+
+
+def _read(found: Found, dialect: str | None, name: str, prof: str | None, ev: Evidence | None) -> StoreResult:
+    """Read the store as the chosen ``name``/``prof`` (``dialect``: the forced one, if any)."""
+    res = StoreResult(found, name, prof, ev, dialects.get(name).read(found.path, prof))
+    _forced_warning(res, dialect)
+    return res
+
+
+def _forced_warning(res: StoreResult, dialect: str | None) -> None:
     if dialect is not None:
-        why = forced_mismatch(found.path, dialect)
+        why = forced_mismatch(res.found.path, dialect)
         if why:
             res.warnings.append(why)
-    return res
 
 
 def forced_mismatch(root: str, dialect: str) -> str | None:
@@ -194,17 +205,23 @@ def configured(paths: list[str], dialect: str | None = None, profile: str | None
         CheckError: see :func:`locate` and :func:`choose`;
             :class:`mmlint.config.ConfigError` for a bad configuration.
     """
-    from mmlint import config as config_mod
-
-    cache: dict = {}
     out = []
-    for found in locate(paths, cwd):
-        conf = config_mod.for_store(found.path, config, isolated, cache)
-        res = read_store(found, *conf.store_choice(dialect, profile))
+    for found, conf, choice in _configure(paths, dialect, profile, cwd, config, isolated):
+        res = read_store(found, *choice)
         res.options = conf.options(options)
         res.config = conf.path
         out.append(res)
     return out
+
+
+def _configure(paths, dialect, profile, cwd, config, isolated):
+    """``(found, config, (dialect, profile))`` for each store of ``paths``."""
+    from mmlint import config as config_mod
+
+    cache: dict = {}
+    for found in locate(paths, cwd):
+        conf = config_mod.for_store(found.path, config, isolated, cache)
+        yield found, conf, conf.store_choice(dialect, profile)
 
 
 def lint(store: Store, options) -> list:
@@ -216,7 +233,7 @@ def lint(store: Store, options) -> list:
 
 def check(paths: list[str], dialect: str | None = None, profile: str | None = None, options=None,
           cwd: str | None = None, config: str | None = None, isolated: bool = False,
-          keep_going: bool = False) -> CheckResult:
+          keep_going: bool = False, cache: bool = False) -> CheckResult:
     """Read and lint every store named by ``paths`` (or the discovered one),
     each under its configuration (see :func:`configured`).
 
@@ -225,6 +242,13 @@ def check(paths: list[str], dialect: str | None = None, profile: str | None = No
     store, ambiguous, a bad configuration) goes to
     :attr:`CheckResult.failures` and the other paths are still checked.
 
+    With ``cache``, a store whose files, configuration and options (and
+    mmlint itself) are unchanged since a previous cached check gets that
+    check's diagnostics back without being read or linted
+    (:mod:`mmlint.cache`); its result then has ``cached`` set and a summary
+    :attr:`StoreResult.store` (all files with their bytes, notes and index as
+    paths only).
+
     Returns a :class:`CheckResult` whose diagnostics keep store-relative
     paths; use :func:`display_path` to show them.
 
@@ -232,19 +256,86 @@ def check(paths: list[str], dialect: str | None = None, profile: str | None = No
         CheckError: see :func:`configured` (without ``keep_going``, or when
             no path is given and discovery finds nothing).
     """
-    if not keep_going or not paths:
-        results = configured(paths, dialect, profile, options, cwd, config, isolated)
-        failures: list[tuple[str, str]] = []
-    else:
-        results, failures = [], []
-        for p in paths:
-            try:
-                results += configured([p], dialect, profile, options, cwd, config, isolated)
-            except CheckError as exc:
-                failures.append((p, exc.shown()))
-    for res in results:
-        res.diagnostics = lint(res.store, res.options)
+    with no_gc():
+        if not keep_going or not paths:
+            results = _checked(paths, dialect, profile, options, cwd, config, isolated, cache)
+            failures: list[tuple[str, str]] = []
+        else:
+            results, failures = [], []
+            for p in paths:
+                try:
+                    results += _checked([p], dialect, profile, options, cwd, config, isolated, cache)
+                except CheckError as exc:
+                    failures.append((p, exc.shown()))
     return CheckResult(results, failures=failures)
+
+
+def _checked(paths, dialect, profile, options, cwd, config, isolated, cache) -> list[StoreResult]:
+    """Configure, read (or take from the cache) and lint each store of ``paths``."""
+    out = []
+    for found, conf, (d, p) in _configure(paths, dialect, profile, cwd, config, isolated):
+        name, prof, ev = choose(found.path, d, p)
+        opts = conf.options(options)
+        key = None
+        if cache:
+            res, key, entry = _from_cache(found, name, prof, ev, opts, conf.path)
+            if res is not None:
+                _forced_warning(res, d)
+                out.append(res)
+                continue
+        try:
+            res = _read(found, d, name, prof, ev)
+        finally:
+            if key is not None:
+                from mmlint import walk
+
+                walk._kept.pop(os.path.realpath(found.path), None)
+        res.options = opts
+        res.config = conf.path
+        res.diagnostics = lint(res.store, opts)
+        if key is not None:
+            from mmlint import cache as cache_mod
+
+            cache_mod.save(entry, key, res.store, res.diagnostics)
+        out.append(res)
+    return out
+
+
+def _from_cache(found: Found, name: str, prof: str | None, ev: Evidence | None, opts, config: str | None):
+    """``(result or None, key, entry name)``: the cached result of this
+    check, if any; on a miss the walk made for the key is kept for the reader."""
+    from mmlint import cache as cache_mod
+    from mmlint import walk
+    from mmlint.model import Index, Note
+
+    w = walk.walk_store(found.path)
+    key = cache_mod.fingerprint(w, name, prof, opts, config)
+    entry = cache_mod.slot(w.root, name, prof, opts, config)
+    hit = cache_mod.load(entry, key)
+    if hit is None:
+        walk.keep(w)
+        return None, key, entry
+    store = Store(root=w.root, dialect=name, profile=prof, files=w.files,
+                  notes=[Note(path=p, slug=p) for p in hit["notes"]],
+                  index=Index(path=hit["index"]) if hit["index"] is not None else None)
+    return StoreResult(found, name, prof, ev, store, hit["diagnostics"], opts, config, cached=True), key, entry
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Run the block with the cyclic garbage collector off (restored after).
+
+    Reading and linting build many small objects and free them by reference
+    counting; the collector finds nothing to free but walks every live object
+    again and again (about a quarter of a 20,000-note check, issue 9).
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def display_path(root: str, span: Span, cwd: str | None = None) -> str:

@@ -30,7 +30,7 @@ from mmlint.textutil import echo, split_lines
 _PLAIN_START = set("-?:,[]{}#&*!|>'\"%@`")
 
 
-@dataclass
+@dataclass(slots=True)
 class Item:
     """One line (or one key with its continuation lines) of a frontmatter block.
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     """A link found in markdown text.
 
@@ -50,7 +50,9 @@ def _parser() -> Any:
     md.normalizeLink = lambda url: url  # type: ignore[method-assign]
     md.normalizeLinkText = lambda url: url  # type: ignore[method-assign]
     md.validateLink = lambda url: True  # type: ignore[method-assign]
-    return md
+    from mmlint import mdspeed
+
+    return mdspeed.install(md)  # linear link-label scans, token for token the same (issue 9 item 6)
 
 
 def tokens(text: str) -> list[Any]:

@@ -40,7 +40,7 @@ NOTE_FIELDS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Span:
     """A place in a store: ``path`` (POSIX, relative to the store root),
     1-based ``line`` and ``column`` (column counted in code points), and an
@@ -131,7 +131,7 @@ class Note:
         return out
 
 
-@dataclass
+@dataclass(slots=True)
 class Entry:
     """One index item: a pointer line, an mm ``## topic`` section, or a
     workspace projection line.
@@ -214,7 +214,7 @@ class Index:
         return split_lines(self.text)
 
 
-@dataclass
+@dataclass(slots=True)
 class Problem:
     """Something a reader could not read as the dialect says.
 
@@ -230,7 +230,7 @@ class Problem:
     hint: str | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class FileRecord:
     """A file seen while walking the store.
 

@@ -46,10 +46,14 @@ def decode(data: bytes) -> Decoded:
     bom = data.startswith(BOM_BYTES)
     if bom:
         data = data[3:]
-    text = data.decode("utf-8", "surrogateescape")
-    bad = 0
-    if not text.isascii():
-        bad = sum(1 for ch in text if "\udc80" <= ch <= "\udcff")
+    try:
+        text = data.decode("utf-8")
+        bad = 0
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "surrogateescape")
+        # Each byte that is not UTF-8 became one surrogate escape, and is one
+        # byte "ignore" drops: the difference in length counts them.
+        bad = len(data) - len(data.decode("utf-8", "ignore").encode("utf-8"))
     return Decoded(text, bom, newline_style(text), bad, "\x00" in text)
 
 

@@ -10,7 +10,8 @@ output format, ``check --fix --unsafe-fixes``, ``detect``, ``budget`` and
 
 * every ``open``, ``os.listdir`` and ``os.scandir`` of a path outside the
   store being checked, except Python's own files (the interpreter and its
-  site-packages, mmlint's package), configuration files discovery looks
+  site-packages, mmlint's package), mmlint's own result cache folder
+  (:func:`mmlint.cache.cache_dir`, never in a store), configuration files discovery looks
   for in the folders above the store, and the conversion destination the
   command line names;
 * every ``open`` of something that is not a regular file or a folder
@@ -36,10 +37,11 @@ import hostile_catalogue  # noqa: E402
 import mmlint  # noqa: E402
 from mmlint import cli, config  # noqa: E402
 
+from mmlint.cache import cache_dir  # noqa: E402
 from mmlint.validate import _schema_dir  # noqa: E402
 
 ALLOWED_TREES = sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(mmlint.__file__),
-                                                       str(_schema_dir()), os.path.dirname(os.__file__))})
+                                                       str(_schema_dir()), os.path.dirname(os.__file__), cache_dir())})
 #: Folders Python's import machinery lists (``sys.path``).
 IMPORT_DIRS = {os.path.realpath(p or ".") for p in sys.path}
 STATE: dict = {"root": None, "extra": [], "violations": []}

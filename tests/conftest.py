@@ -95,3 +95,16 @@ def store(tmp_path):
         return make_store(tmp_path / f"store{counter['n']}", files)
 
     return build
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_result_cache(tmp_path_factory):
+    """Every check the tests run (in process or as a child) keeps its result
+    cache in a temporary folder, never in the user's cache home."""
+    old = os.environ.get("MMLINT_CACHE_DIR")
+    os.environ["MMLINT_CACHE_DIR"] = str(tmp_path_factory.mktemp("mmlint-cache"))
+    yield
+    if old is None:
+        os.environ.pop("MMLINT_CACHE_DIR", None)
+    else:
+        os.environ["MMLINT_CACHE_DIR"] = old

@@ -81,7 +81,9 @@ def check_store_options(args: argparse.Namespace) -> None:
     try:
         if args.dialect is not None:
             dialects.check_profile(args.dialect, args.profile)
-        elif args.profile is not None and not any(args.profile in dialects.get(n).PROFILES for n in dialects.names()):
+        elif args.profile is not None and not any(args.profile in dialects.get(n).PROFILES for n in dialects.BUILTIN) \
+                and not any(args.profile in dialects.get(n).PROFILES for n in dialects.names()):
+            # built-ins first: a known profile costs no package-metadata scan
             from mmlint.suggest import did_you_mean
 
             known = sorted({p for n in dialects.names() for p in dialects.get(n).PROFILES})

@@ -55,6 +55,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_color_option(p)
     p.add_argument("--show-settings", action="store_true", help="print, for each store, the configuration file, dialect, "
                    "profile and rules that apply (with their severity), then exit 0")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache "
+                   "(in $MMLINT_CACHE_DIR, else the user's cache folder; safe to delete)")
 
 
 #: ``--fail-on`` levels, strictest last.
@@ -91,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
 
     def checked() -> api.CheckResult:
         res = api.check(paths, args.dialect, args.profile, options, config=args.config, isolated=args.isolated,
-                        keep_going=True)
+                        keep_going=True,
+                        cache=not (args.no_cache or args.fix or args.diff))
         res.unsafe_fixes = args.unsafe_fixes
         return res
 

@@ -1,0 +1,35 @@
+"""Start-up cost (issue 9 item 8): ``--version`` builds no parser, and a check
+imports markdown-it and jsonschema only when a store needs them."""
+
+from __future__ import annotations
+
+from conftest import make_store, modules_after
+
+NOTE = "---\nname: {n}\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\n{body}"
+
+
+def _store(root, body="A plain fact, see [[b]].\n", type_="reference"):
+    files = {"MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) - h\n- [B](b.md) - h\n",
+             "a.md": NOTE.format(n="a", body=body).replace("type: reference", f"type: {type_}"),
+             "b.md": NOTE.format(n="b", body="Another fact.\n")}
+    return make_store(root, files)
+
+
+def _check(root) -> set[str]:
+    return modules_after(["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"])
+
+
+def test_version_builds_no_parser():
+    assert "dataclasses" not in modules_after(["--version"])
+
+
+def test_plain_store_imports_neither_markdown_it_nor_jsonschema(tmp_path):
+    # nor package metadata (third-party dialects) for a built-in --profile
+    assert _check(_store(tmp_path / "plain")) & {"markdown_it", "jsonschema", "email", "csv"} == set()
+
+
+def test_libraries_come_when_a_note_needs_them(tmp_path):
+    invalid = _check(_store(tmp_path / "bad", type_="nonsense"))
+    assert "jsonschema" in invalid  # jsonschema words the finding
+    linked = _check(_store(tmp_path / "md", body="See `code` and [a link](b.md).\n"))
+    assert "markdown_it" in linked and "jsonschema" not in linked
