@@ -7,11 +7,9 @@ into exit status 2).
 
 from __future__ import annotations
 
-import gc
 import os
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from mmlint import dialects
 from mmlint.dialects import Evidence, UnknownDialect
@@ -256,6 +254,8 @@ def check(paths: list[str], dialect: str | None = None, profile: str | None = No
         CheckError: see :func:`configured` (without ``keep_going``, or when
             no path is given and discovery finds nothing).
     """
+    from mmlint.rules import no_gc
+
     with no_gc():
         if not keep_going or not paths:
             results = _checked(paths, dialect, profile, options, cwd, config, isolated, cache)
@@ -319,23 +319,6 @@ def _from_cache(found: Found, name: str, prof: str | None, ev: Evidence | None, 
                   notes=[Note(path=p, slug=p) for p in hit["notes"]],
                   index=Index(path=hit["index"]) if hit["index"] is not None else None)
     return StoreResult(found, name, prof, ev, store, hit["diagnostics"], opts, config, cached=True), key, entry
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Run the block with the cyclic garbage collector off (restored after).
-
-    Reading and linting build many small objects and free them by reference
-    counting; the collector finds nothing to free but walks every live object
-    again and again (about a quarter of a 20,000-note check, issue 9).
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def display_path(root: str, span: Span, cwd: str | None = None) -> str:
