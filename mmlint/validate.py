@@ -69,29 +69,48 @@ def load_schema(name: str) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
+class _Recursive(Exception):
+    """A local ``$ref`` reached from inside its own definition (a recursive schema)."""
+
+
+def _inline_refs(node: Any, defs: dict[str, Any], seen: tuple[str, ...] = ()) -> Any:
     """Replace local ``{"$ref": "#/$defs/x"}`` with the definition itself, so
     validation never goes through reference resolution (several times
-    faster); the schema files keep their ``$defs`` for readability."""
+    faster); the schema files keep their ``$defs`` for readability.
+
+    Raises:
+        _Recursive: a definition refers to itself (it cannot be inlined).
+    """
     if isinstance(node, dict):
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) <= 2:
-            target = dict(_inline_refs(defs[ref[len("#/$defs/"):]], defs))
+            name = ref[len("#/$defs/"):]
+            if name in seen:
+                raise _Recursive(name)
+            target = dict(_inline_refs(defs[name], defs, seen + (name,)))
             if "description" in node:
                 target["description"] = node["description"]
             return target
-        return {k: _inline_refs(v, defs) for k, v in node.items() if k != "$defs"}
+        return {k: _inline_refs(v, defs, seen) for k, v in node.items() if k != "$defs"}
     if isinstance(node, list):
-        return [_inline_refs(v, defs) for v in node]
+        return [_inline_refs(v, defs, seen) for v in node]
     return node
+
+
+def _inlined(name: str) -> Any:
+    """Schema ``name`` with its references inlined, or as written when it is recursive."""
+    schema = load_schema(name)
+    try:
+        return _inline_refs(schema, schema.get("$defs", {}))
+    except _Recursive:
+        return schema
 
 
 @lru_cache(maxsize=None)
 def _validator(name: str) -> Any:
     from jsonschema import Draft202012Validator, FormatChecker
 
-    schema = load_schema(name)
-    return Draft202012Validator(_inline_refs(schema, schema.get("$defs", {})), format_checker=FormatChecker())
+    return Draft202012Validator(_inlined(name), format_checker=FormatChecker())
 
 
 #: Keywords that never change a verdict (annotations); the compiler skips them.
@@ -163,7 +182,8 @@ def compile_predicate(node: Any) -> Callable[[Any], bool]:
 
     Knows ``type``, ``required``, ``properties``, ``additionalProperties``,
     ``enum``, ``const``, ``pattern``, ``format: date``, ``minLength``,
-    ``maxLength``, ``minimum``, ``maximum``, ``items`` (without
+    ``maxLength``, ``minimum``, ``maximum``, ``exclusiveMinimum``,
+    ``exclusiveMaximum``, ``uniqueItems``, ``items`` (without
     ``prefixItems``), ``anyOf``, ``allOf``, ``propertyNames``, and
     annotations (:data:`_ANNOTATIONS`).
 
@@ -229,6 +249,17 @@ def _keyword(kw: str, val: Any, props: dict[str, Any]) -> Callable[[Any], bool]:
         if kw == "minLength":
             return lambda v: not isinstance(v, str) or len(v) >= val
         return lambda v: not isinstance(v, str) or len(v) <= val
+    if kw == "uniqueItems":
+        if val is False:
+            return lambda v: True
+        # lists of strings only; any other list is left to jsonschema's own equality
+        return lambda v: not isinstance(v, list) or (all(type(x) is str for x in v) and len(set(v)) == len(v))
+    if kw in ("exclusiveMinimum", "exclusiveMaximum"):
+        if type(val) not in (int, float):
+            raise Unsupported(kw)
+        if kw == "exclusiveMinimum":
+            return lambda v: v > val if type(v) in (int, float) else v is None or isinstance(v, (bool, str, list, dict))
+        return lambda v: v < val if type(v) in (int, float) else v is None or isinstance(v, (bool, str, list, dict))
     if kw in ("minimum", "maximum"):
         if type(val) not in (int, float):
             raise Unsupported(kw)
@@ -258,10 +289,9 @@ def predicate(name: str) -> Callable[[Any], bool] | None:
     """The compiled predicate of schema ``name`` (see
     :func:`compile_predicate`), or ``None`` when the schema uses a keyword
     the compiler does not know."""
-    schema = load_schema(name)
     try:
-        return compile_predicate(_inline_refs(schema, schema.get("$defs", {})))
-    except (Unsupported, re.error, TypeError):
+        return compile_predicate(_inlined(name))  # a recursive schema keeps "$ref": Unsupported
+    except (Unsupported, re.error, TypeError, RecursionError):
         return None
 
 
