@@ -13,8 +13,9 @@ real stores in ``../shared/corpus`` (line-end changes, hostile tokens and
 bytes spliced in, lines duplicated, dropped and swapped, carriers of every
 type, odd file names). Every input runs through every reader
 (:func:`fuzzing.check_reader`); every ``--deep-every``-th also through the
-reporters, ``--fix`` and the writers. Each input has a 10 s alarm: one that
-rings is a hang. Crashes (exceptions), hangs and mismatches are counted per
+reporters, ``--fix`` and the writers. Each target gets 10 s of CPU time
+(``ITIMER_VIRTUAL``, so a starved niced run on a busy machine is not taken
+for a hang): one that uses it up is a hang. Crashes (exceptions), hangs and mismatches are counted per
 target, the first few saved under ``--out`` with a traceback, and a JSON
 summary is printed at the end.
 """
@@ -124,7 +125,7 @@ def campaign(args) -> dict:
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     saved = 0
-    signal.signal(signal.SIGALRM, _alarm)
+    signal.signal(signal.SIGVTALRM, _alarm)
     t_end = time.time() + args.seconds if args.seconds else None
 
     def count(target: str, kind: str) -> None:
@@ -133,7 +134,7 @@ def campaign(args) -> dict:
     def run(target: str, fn, files) -> None:
         nonlocal saved
         count(target, "inputs")
-        signal.alarm(10)
+        signal.setitimer(signal.ITIMER_VIRTUAL, 10)
         try:
             bad = fn()
         except Hang:
@@ -145,7 +146,7 @@ def campaign(args) -> dict:
         else:
             tb = ""
         finally:
-            signal.alarm(0)
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
         if isinstance(bad, tuple):
             bad = bad[0]
         if bad and not tb:

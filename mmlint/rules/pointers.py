@@ -222,7 +222,7 @@ def _pointer_fix(ctx: Context, note) -> Fix | None:
     caps = index_caps(ctx)
     if (caps["lines"] and count_lines(text) > caps["lines"]) or (caps["bytes"] and len(data) > caps["bytes"]):
         return None
-    if note.path not in {e.target for e in ctx.dialect.read_index(idx.path, data).entries}:
+    if [e.target for e in ctx.dialect.read_index(idx.path, (line + "\n").encode("utf-8", "surrogateescape")).entries] != [note.path]:
         return None  # the line would not read back as a pointer to the note (a newline in its name): no fix
     return Fix(f"add a pointer to {note.path} to the index", {idx.path: data})
 
