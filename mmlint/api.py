@@ -254,9 +254,9 @@ def check(paths: list[str], dialect: str | None = None, profile: str | None = No
         CheckError: see :func:`configured` (without ``keep_going``, or when
             no path is given and discovery finds nothing).
     """
-    from mmlint.rules import no_gc
+    from mmlint.gcpause import gc_paused
 
-    with no_gc():
+    with gc_paused():
         if not keep_going or not paths:
             results = _checked(paths, dialect, profile, options, cwd, config, isolated, cache)
             failures: list[tuple[str, str]] = []

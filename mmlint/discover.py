@@ -134,7 +134,7 @@ def repo_root(start: str) -> str | None:
     or a file in a worktree or submodule), or ``None``."""
     folder = os.path.abspath(start)
     while True:
-        if os.path.exists(os.path.join(folder, ".git")):
+        if os.path.lexists(os.path.join(folder, ".git")):
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:

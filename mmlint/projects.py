@@ -21,6 +21,8 @@ import os
 import re
 from dataclasses import dataclass
 
+from mmlint.discover import repo_root
+
 #: Most verified candidates :func:`decode_project` returns, and folders it lists.
 MAX_CANDIDATES = 8
 MAX_LISTED = 2000
@@ -88,19 +90,6 @@ def claude_project_of(store_root: str) -> str | None:
     return None
 
 
-def git_root(path: str) -> str | None:
-    """The nearest folder at or above ``path`` holding ``.git`` (a folder, or
-    the file a worktree has), else ``None``."""
-    cur = os.path.abspath(path)
-    while True:
-        if os.path.lexists(os.path.join(cur, ".git")):
-            return cur
-        parent = os.path.dirname(cur)
-        if parent == cur:
-            return None
-        cur = parent
-
-
 def project_root(store_root: str) -> str | None:
     """The root of the project a store belongs to, against which the paths
     its notes cite are checked: for a Claude Code store under
@@ -111,7 +100,7 @@ def project_root(store_root: str) -> str | None:
     if name is not None:
         found = decode_project(name)
         return found[0] if len(found) == 1 else None
-    return git_root(store_root)
+    return repo_root(store_root)
 
 
 def git_common_dir(checkout: str) -> str | None:
@@ -172,6 +161,6 @@ def project(name: str) -> Project:
     cands = decode_project(name)
     p = Project(name, cands, naive_decode(name))
     if p.path is not None:
-        top = git_root(p.path)
+        top = repo_root(p.path)
         p.repository = git_common_dir(top) if top else None
     return p

@@ -6,10 +6,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import mmlint
+from conftest import ROOT
 from mmlint import commands
 
-PKG = Path(mmlint.__file__).resolve().parent
+#: The source tree, not the installed package: CI installs a copy (``pip
+#: install .``) that lacks pyproject.toml and any subpackage it forgot.
+PKG = ROOT / "mmlint"
 
 
 def _imports(path: Path) -> set[str]:

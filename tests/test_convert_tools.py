@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, make_store, needs_corpus
+from conftest import FIXTURES, needs_corpus
 from mmlint import convert, dialects
 from mmlint.dialects import engramory_reading as er
 from mmlint.dialects import mm_reading as mr

@@ -97,7 +97,7 @@ def test_stale_path_uses_the_decoded_claude_code_project(tmp_path):
 
 def test_stale_path_skips_stores_without_a_project(tmp_path):
     make_store(tmp_path, {"MEMORY.md": "- [A](a.md) — a\n", "a.md": N.format("a", "a", "see `src/gone.py`")})
-    if projects.git_root(str(tmp_path)) is not None:
+    if projects.repo_root(str(tmp_path)) is not None:
         pytest.skip("the temporary folder lies inside a git checkout")
     assert by("H102", run(tmp_path)) == []
     (tmp_path / ".git").mkdir()

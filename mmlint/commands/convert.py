@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
     from mmlint import api, convert, dialects
     from mmlint.model import NOTE_FIELDS
-    from mmlint.convert.pipeline import gc_paused
+    from mmlint.gcpause import gc_paused
     from mmlint.reporters.plan import PlanReporter
     from mmlint.suggest import did_you_mean
     from mmlint.textutil import safe_path_text

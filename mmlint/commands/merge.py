@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 
 from mmlint.commands import EXIT_FINDINGS, EXIT_OK
 

@@ -8,34 +8,16 @@ transaction only reads: a dry run is the same steps without it.
 
 from __future__ import annotations
 
-import gc
 import os
-from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import Callable
 
 from mmlint import dialects, tool_verify
 from mmlint.convert import dest as dest_check
 from mmlint.convert import policy, transaction
 from mmlint.convert.plan import Plan
+from mmlint.gcpause import gc_paused
 from mmlint.model import Store
 from mmlint.usage import Refusal
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for a block (restored after, as it
-    was). A conversion builds a few hundred thousand small objects that
-    live until it ends (two stores, the rendered files); the collector would
-    walk them again and again (a third of a 20,000-note run) and free
-    nothing: they hold no cycles that outlive the run. Reference counting
-    still frees everything else."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def plan_conversion(source: Store, dest: str, dialect: str, profile: str | None = None,

@@ -23,13 +23,12 @@ imported only when rules are needed (never for ``--version``).
 
 from __future__ import annotations
 
-import gc
 import importlib
 import inspect
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable
 
+from mmlint.gcpause import gc_paused
 from mmlint.model import Span, Store
 
 ERROR = "error"
@@ -374,24 +373,6 @@ def _path_ignored(r: Rule, store: Store, options: Options, path: str) -> bool:
     return any(pi.matches(full) and matches(r, pi.codes) for pi in options.per_path_ignores)
 
 
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Run the block with the cyclic garbage collector off (restored after).
-
-    Reading and linting build many small objects and free them by reference
-    counting; the collector finds nothing to free but walks every live object
-    again and again (about a quarter of a 20,000-note check, issue 9). Used by
-    :func:`run` and around a whole check (:func:`mmlint.api.check`).
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diagnostic]:
     """Run every applicable rule on ``store``; diagnostics sorted by path,
     line, column, rule code (:meth:`Diagnostic.sort_key`). Paths stay
@@ -401,7 +382,7 @@ def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diag
     dropped, then inline suppressions apply (and report themselves when
     unused or unknown, :mod:`mmlint.rules.suppressions`).
     """
-    with no_gc():
+    with gc_paused():
         return _run(store, dialect, options or Options())
 
 

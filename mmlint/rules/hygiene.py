@@ -66,7 +66,7 @@ def near_duplicate_note(ctx: Context):
         items.append((n.path, sh if len(sh) >= MIN_SHINGLES else set()))
     for a, b, s in similarity.near_duplicates(items, threshold):
         yield Finding(Span(b, 1, 1), f"near-duplicate of {echo(a)}: similarity {s:.2f} (threshold {threshold:.2f})",
-                      hint=f"merge the two notes into one and remove the other's index pointer", anchor=f"{a}|{b}")
+                      hint="merge the two notes into one and remove the other's index pointer", anchor=f"{a}|{b}")
 
 
 # ---------------------------------------------------------------- H102

@@ -303,7 +303,7 @@ def _projection(ctx: Context) -> dict[str, Any]:
     of the projection), ``text`` / ``generated_text`` (both whole, LF)."""
     if "projection" in ctx.cache:
         return ctx.cache["projection"]
-    store, idx = ctx.store, ctx.store.index
+    idx = ctx.store.index
     text = idx.text.replace("\r\n", "\n").replace("\r", "\n") if idx is not None else ""
     raw = text[:-1] if text.endswith("\n") else text
     lines = list(enumerate(raw.split("\n"), start=1)) if raw else []
