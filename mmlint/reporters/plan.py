@@ -136,7 +136,8 @@ def print_plan(plan: Any, dry_run: bool, out: TextIO) -> None:
     elif dry_run:
         out.write("dry run: nothing written; the conversion would succeed and verify.\n")
     elif plan.written:
-        out.write("written and verified: the destination re-reads to the same model.\n")
+        out.write("written and verified: the target's own tool reads every value the source's tool read, "
+                  "and DST holds the rendered bytes.\n")
     if plan.backup:
         out.write(f"the old DST is kept at {esc(plan.backup)}\n")
 
