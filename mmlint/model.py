@@ -53,7 +53,7 @@ class Span:
     end_column: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Note:
     """One memory.
 

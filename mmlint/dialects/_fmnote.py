@@ -10,7 +10,6 @@ canonically.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from mmlint import carriers
@@ -25,25 +24,73 @@ LIST_FIELDS = ("tags", "aliases")
 NEST = "metadata"
 
 
-@dataclass
 class NoteLayout:
     """How a frontmatter note was written on disk (for byte-exact rewriting).
 
-    ``read`` maps each model field and ``extra:`` key to the value the reader
-    found, so the writer can tell what changed.
+    Attributes:
+        dialect: the dialect that read the note (a writer reuses only its own).
+        data: the file's raw bytes (the same object the walk read: no copy).
+        bom, newline: the file's BOM and line-ending style
+            (:class:`mmlint.textutil.Decoded`; ``"\\n"`` when it has none).
+        fm: the :class:`mmlint.frontmatter.Frontmatter` of this reading
+            (``None`` when the file has none).
+        head: the text before the body (the frontmatter with its closing
+            fence line), ``body_raw`` the text after it as on disk,
+            ``body_lf`` that text with LF line ends, ``lead_blank`` whether a
+            blank line opens it.
+        read: each model field and ``extra:`` key -> the value the reader
+            found, so the writer can tell what changed.
+        field_items: model field (or ``extra:<key>``, ``form:<field>``) ->
+            the frontmatter item it was read from (an item of ``fm``).
+
+    Only ``dialect`` and ``data`` are kept when a note is read: everything
+    else is computed from ``data`` on first access (by reading the note
+    again with the same arguments) and kept from then on. A check, which
+    never rewrites, so holds no second copy of any note text.
     """
 
-    dialect: str
-    bom: bool
-    newline: str
-    fm: fmmod.Frontmatter | None
-    head: str
-    body_raw: str
-    body_lf: str
-    lead_blank: bool
-    read: dict[str, Any]
-    field_items: dict[str, fmmod.Item]
-    data: bytes = b""
+    __slots__ = ("dialect", "data", "_args", "_parts", "_patch")
+
+    def __init__(self, dialect: str, data: bytes, args: tuple) -> None:
+        self.dialect = dialect
+        self.data = data
+        self._args = args  # (path, keymap, slug, category, raw) of read_note
+        self._parts: dict[str, Any] | None = None
+        self._patch: dict[str, Any] | None = None
+
+    @property
+    def built(self) -> bool:
+        """True once anything beyond ``dialect`` and ``data`` was asked for."""
+        return self._parts is not None
+
+    def set_read(self, fieldname: str, value: Any) -> None:
+        """Record ``value`` as what the reader found for ``fieldname`` (a
+        dialect's reader that adjusts a value after :func:`read_note`)."""
+        if self._parts is not None:
+            self._parts["read"][fieldname] = value
+        else:
+            self._patch = {**(self._patch or {}), fieldname: value}
+
+    def _get(self, name: str) -> Any:
+        parts = self._parts
+        if parts is None:
+            path, keymap, slug, category, raw = self._args
+            parts = _read(path, self.data, keymap, slug, category, raw)[2]
+            assert parts is not None
+            if self._patch:
+                parts["read"].update(self._patch)
+            self._parts = parts
+        return parts[name]
+
+    bom = property(lambda self: self._get("bom"))
+    newline = property(lambda self: self._get("newline"))
+    fm = property(lambda self: self._get("fm"))
+    head = property(lambda self: self._get("head"))
+    body_raw = property(lambda self: self._get("body_raw"))
+    body_lf = property(lambda self: self._get("body_lf"))
+    lead_blank = property(lambda self: self._get("lead_blank"))
+    read = property(lambda self: self._get("read"))
+    field_items = property(lambda self: self._get("field_items"))
 
 
 def origin_layouts(store: Any, outside: tuple[str, ...] = ()) -> dict[str, tuple[str, bool, str, bool]]:
@@ -89,6 +136,16 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
     Returns:
         ``(note, problems)``; problems carry frontmatter grammar findings.
     """
+    note, problems, _ = _read(path, data, keymap, slug, category, raw, False)
+    note.layout = NoteLayout(dialect, data, (path, keymap, slug, category, raw))
+    return note, problems
+
+
+def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: tuple[str, ...],
+          raw: bool, parts_wanted: bool = True) -> tuple[Note, list[Problem], dict[str, Any] | None]:
+    """:func:`read_note` without the layout: ``(note, problems, parts)``
+    where ``parts`` are the values of a :class:`NoteLayout` (``None``
+    unless ``parts_wanted``)."""
     dec = decode(data)
     # CR-only files (classic Mac line endings) are read as if they used LF,
     # as the recall-v1 spec §2 asks; the original bytes are kept for rewriting.
@@ -206,13 +263,16 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
     if fm is not None and fm.close_raw is None:
         first_nl = text.find("\n")
         note.unclosed_head = to_lf(text[first_nl + 1 :]) if first_nl >= 0 else ""
+    if not parts_wanted:
+        return note, problems, None
     for f in list(keymap.values()) + [f for f in NOTE_FIELDS if f not in keymap.values()]:
         read[f] = getattr(note, f)
     read["category"] = note.category
     read["slug"] = note.slug
     read["extra"] = _copy(note.extra)
-    note.layout = NoteLayout(dialect, dec.bom, dec.newline or "\n", fm, head, body_raw, body_lf, lead, read, field_items, data)
-    return note, problems
+    parts = {"bom": dec.bom, "newline": dec.newline or "\n", "fm": fm, "head": head, "body_raw": body_raw,
+             "body_lf": body_lf, "lead_blank": lead, "read": read, "field_items": field_items}
+    return note, problems, parts
 
 
 def _as_text(value: Any) -> str:

@@ -202,7 +202,7 @@ def read(root: str, profile: str | None = None, tree: dict[str, bytes] | None = 
         note, problems = _fmnote.read_note(rel, rec.data or b"", KEYMAP, NAME, parts[-1][:-3], tuple(parts[:-1]), raw=True)
         if note.title is not None and note.title == note.derived_title():
             note.title = None  # the title the plugin would show anyway (Note.derived_title)
-            note.layout.read["title"] = None
+            note.layout.set_read("title", None)
         store.notes.append(note)
         store.problems.extend(problems)
     carrier = store.files.get(carriers.INDEX_LINES_FILE)
