@@ -2,8 +2,9 @@
 sketch (one-permutation hashing with densification) and LSH banding.
 
 Everything here is a pure function of the text: the same store gives the
-same pairs and the same numbers on every machine and run (no ``hash()``,
-whose value changes with ``PYTHONHASHSEED``; shingles are hashed with CRC-32).
+same pairs and the same numbers on every machine and run (no ``hash()`` of
+text, whose value changes with ``PYTHONHASHSEED``; shingles are hashed with
+CRC-32, and only ints and tuples of ints go through ``hash()``).
 
 Shapes and units:
 
@@ -22,16 +23,23 @@ Shapes and units:
   never a false positive; the work is linear in the total text plus the
   candidates (a bucket of more than :data:`MAX_BUCKET` notes is compared
   along its sorted order only, so identical boilerplate cannot make it
-  quadratic).
+  quadratic). Before any sketch is made, an exact join with prefix
+  filtering checks whether any pair reaches the threshold at all; most
+  stores have none, and then no sketch is needed (the answer is the same).
+* :func:`sketch` is the definition of the one-permutation sketch;
+  :func:`band_keys` computes its band keys without building it.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from array import array
 import unicodedata
 import zlib
-from typing import Iterable, Sequence
+from array import array
+from collections import Counter
+from itertools import chain, combinations
+from typing import Sequence
 
 #: Shingle width in tokens.
 K = 3
@@ -46,6 +54,9 @@ _CJK = "\u2e80-\u2fff\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff\uf900-
 # Linear: two alternatives of single character classes, no nesting.
 _TOKEN_RE = re.compile(f"[{_CJK}]|[^\\W_{_CJK}]+")
 _MASK = 0xFFFFFFFF
+_SPREAD = 0x9E3779B1  # spreads CRC bits before binning
+_BIN_BITS = 7  # BINS == 1 << _BIN_BITS
+_BIN_MASK = BINS - 1
 
 
 def tokens(text: str) -> list[str]:
@@ -53,14 +64,22 @@ def tokens(text: str) -> list[str]:
     return _TOKEN_RE.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
+# ASCII text: a token is a run of [a-z0-9] after lower-casing (what _TOKEN_RE
+# finds there, since NFKC and casefold keep ASCII ASCII); every other byte splits.
+_ASCII_SPLIT = bytes(c if chr(c).isascii() and chr(c).isalnum() and not chr(c).isupper() else 32 for c in range(256))
+
+
 def shingles(text: str) -> set[int]:
     """The set of hashed 3-token shingles of ``text`` (empty for no tokens):
     each token is hashed once (CRC-32 of its UTF-8), a shingle's hash mixes
-    its three token hashes with odd multipliers (32 bits)."""
-    toks = tokens(text)
-    if not toks:
+    its three token hashes with odd multipliers (32 bits). ASCII text is
+    split with bytes methods rather than the token regex, to the same tokens."""
+    if text.isascii():
+        th = list(map(zlib.crc32, text.lower().encode("ascii").translate(_ASCII_SPLIT).split()))
+    else:
+        th = [zlib.crc32(t.encode("utf-8", "surrogatepass")) for t in tokens(text)]
+    if not th:
         return set()
-    th = [zlib.crc32(t.encode("utf-8", "surrogatepass")) for t in toks]
     if len(th) < K:
         th += [0] * (K - len(th))
     return {(a * 0x01000193 ^ b * 0x9E3779B1 ^ c) & _MASK for a, b, c in zip(th, th[1:], th[2:])}
@@ -101,7 +120,7 @@ def sketch(sh: set[int]) -> list[int]:
     minima agree."""
     mins = [_MASK + 1] * BINS
     for h in sh:
-        h = (h * 0x9E3779B1) & _MASK  # spread CRC bits before binning
+        h = (h * _SPREAD) & _MASK  # spread CRC bits before binning
         b = h % BINS
         v = h // BINS
         if v < mins[b]:
@@ -125,50 +144,161 @@ def sketch(sh: set[int]) -> list[int]:
     return out
 
 
+def band_keys(sh: set[int]) -> list[int]:
+    """The :data:`BANDS` LSH keys of a non-empty shingle set: band ``b``'s key
+    stands for the :data:`ROWS` values ``sketch(sh)[b * ROWS : (b + 1) * ROWS]``,
+    and two sets get the same key for a band exactly when those values agree
+    (up to a 64-bit hash collision, which only adds a candidate).
+
+    Computed without building the sketch. Each filled bin is packed as
+    ``bin << 25 | minimum`` (32 bits; minima are below 2**25). A band's
+    values are determined by its filled bins and, when its last bin is
+    empty, the next filled bin to its right (circularly), since an empty
+    bin holds that bin's minimum plus its distance to it times 2**32. So a
+    band holding a filled bin is keyed by ``hash`` of the tuple of its
+    packed bins (plus the next one when its last bin is empty), and a band
+    of empty bins only by the packed next filled bin itself (an int below
+    2**32, which is its own hash). Returns a list of :data:`BANDS` ints;
+    ``sh`` must not be empty.
+    """
+    # bin -> its packed minimum: sorted descending, so the smallest of a bin is written last
+    spread = [((x := (h * _SPREAD) & _MASK) >> _BIN_BITS) | ((x & _BIN_MASK) << 25) for h in sh]
+    spread.sort(reverse=True)
+    mins = {p >> 25: p for p in spread}
+    packed = sorted(mins.values())
+    keys = [0] * BANDS
+    nxt = packed[0]  # the filled bin after the last one, circularly
+    hi = BANDS  # bands >= hi have their keys
+    j = len(packed)
+    while j:
+        last = packed[j - 1]
+        band = last >> 27
+        lo = band << 27
+        i = j - 1
+        while i and packed[i - 1] >= lo:
+            i -= 1
+        if band + 1 < hi:
+            keys[band + 1 : hi] = [nxt] * (hi - band - 1)
+        keys[band] = hash(tuple(packed[i:j]) if (last >> 25) & 3 == 3 else (*packed[i:j], nxt))
+        nxt = packed[i]
+        hi = band
+        j = i
+    if hi:
+        keys[:hi] = [nxt] * hi
+    return keys
+
+
 def near_duplicates(items: Sequence[tuple[str, set[int]]], threshold: float) -> list[tuple[str, str, float]]:
     """Every pair ``(a, b, similarity)`` (``a < b`` by key, sorted) whose
     shingle sets have an exact Jaccard similarity of at least ``threshold``.
 
     ``items`` are ``(key, shingle set)``; empty sets never pair.
 
-    Memory: one 64-bit key per band and item (``hash`` of the band's
-    :data:`ROWS` minima; ints hash the same in every process), and the
-    buckets of one band at a time, so a 20,000-note store holds about
-    5 MB of band keys instead of 640,000 bucket tuples. Two bands that
-    collide on a key only add a candidate: every pair is checked by its exact
-    Jaccard similarity.
+    Candidates are the pairs that share a band key (:func:`band_keys`) in
+    some band; a bucket of more than :data:`MAX_BUCKET` items contributes the
+    pairs adjacent in item order only. A candidate is reported when its
+    exact Jaccard similarity reaches the threshold (pairs whose sizes alone
+    rule that out are not intersected: ``J <= min/max``).
+
+    First an exact all-pairs join (:func:`_no_pair_reaches`) looks for any
+    pair at or over the threshold; when there is none the answer is empty
+    whatever LSH would propose, and the sketches are never computed.
+
+    Memory: one 64-bit key per band and item, and the buckets of one band
+    at a time, so a 20,000-note store holds about 5 MB of band keys instead
+    of 640,000 bucket tuples.
     """
-    band_keys: list[array | None] = []
-    for _, sh in items:
+    if _no_pair_reaches([sh for _, sh in items], threshold):
+        return []
+    pos_of: list[int] = []
+    flat = array("q")  # item-major: BANDS keys per non-empty item
+    for pos, (_, sh) in enumerate(items):
         if not sh:
-            band_keys.append(None)
             continue
-        sk = sketch(sh)
-        band_keys.append(array("q", (hash(tuple(sk[b * ROWS : (b + 1) * ROWS])) for b in range(BANDS))))
-    seen: set[tuple[int, int]] = set()
-    out: list[tuple[str, str, float]] = []
+        pos_of.append(pos)
+        flat.extend(band_keys(sh))
+    # candidate pairs (i < j, positions in items), from every band's buckets
+    cands: set[tuple[int, int]] = set()
     for band in range(BANDS):
+        col = flat[band::BANDS]
+        first: dict[int, int] = {}
         buckets: dict[int, list[int]] = {}
-        for pos, keys in enumerate(band_keys):
-            if keys is not None:
-                buckets.setdefault(keys[band], []).append(pos)
-        for members in buckets.values():
-            if len(members) < 2:
-                continue
-            for i, j in _pairs(members):
-                if (i, j) in seen:
-                    continue
-                seen.add((i, j))
-                s = jaccard(items[i][1], items[j][1])
-                if s >= threshold:
-                    a, b = sorted((items[i][0], items[j][0]))
-                    out.append((a, b, s))
+        for pos, k in zip(pos_of, col):
+            f = first.setdefault(k, pos)
+            if f != pos:
+                b = buckets.get(k)
+                if b is None:
+                    buckets[k] = [f, pos]
+                else:
+                    b.append(pos)
+        for members in buckets.values():  # each in increasing position order
+            cands.update(zip(members, members[1:]) if len(members) > MAX_BUCKET else combinations(members, 2))
+    # J <= min/max: a pair whose sizes are further apart cannot reach the
+    # threshold (the margin keeps float rounding on the side of computing)
+    ratio = threshold * (1 - 1e-9)
+    sets = [sh for _, sh in items]
+    out: list[tuple[str, str, float]] = []
+    for i, j in cands:
+        a, b = sets[i], sets[j]
+        la, lb = len(a), len(b)
+        if (la if la < lb else lb) < ratio * (lb if la < lb else la):
+            continue
+        s = jaccard(a, b)
+        if s >= threshold:
+            ka, kb = sorted((items[i][0], items[j][0]))
+            out.append((ka, kb, s))
     out.sort()
     return out
 
 
-def _pairs(members: list[int]) -> Iterable[tuple[int, int]]:
-    members = sorted(set(members))
-    if len(members) > MAX_BUCKET:
-        return zip(members, members[1:])
-    return ((members[i], members[j]) for i in range(len(members)) for j in range(i + 1, len(members)))
+#: Work (posting-list entries visited per item, on average) the exact join
+#: of :func:`_no_pair_reaches` may spend before it gives up.
+JOIN_BUDGET = 8
+
+
+def _no_pair_reaches(sets: list[set[int]], threshold: float) -> bool:
+    """Whether provably no two non-empty sets of ``sets`` have a Jaccard
+    similarity (:func:`jaccard`) of at least ``threshold``.
+
+    An exact all-pairs join with prefix filtering: shingles are ranked
+    rarest first (ties by value, one total order for all sets); two sets
+    with ``|A ∩ B| >= ceil(t * |A|)`` share a shingle among the first
+    ``|A| - ceil(t * |A|) + 1`` of ``A`` and the first
+    ``|B| - ceil(t * |B|) + 1`` of ``B``, and ``J >= t`` implies both
+    overlaps. Only those prefixes are indexed, so pairs sharing nothing but
+    common shingles are never looked at. ``t`` is taken a hair below the
+    threshold, so float rounding only lengthens prefixes. Returns ``False``
+    (not proven) when a pair reaches the threshold, when the threshold is
+    not above 0, or when the join would visit more than about
+    :data:`JOIN_BUDGET` posting entries per set (stores of near-identical
+    boilerplate), so its cost stays linear.
+    """
+    if not threshold > 0:
+        return False
+    freq = Counter(chain.from_iterable(sets))
+    # the order: (frequency, value); shingles are 32-bit
+    by_rank = {h: f << 32 | h for h, f in freq.items()}.__getitem__
+    t = threshold * (1 - 1e-9)
+    budget = JOIN_BUDGET * len(sets) + 1000
+    index: dict[int, list[int]] = {}
+    for x, sh in enumerate(sets):
+        if not sh:
+            continue
+        m = len(sh)
+        cand: set[int] = set()
+        for h in sorted(sh, key=by_rank)[: m - math.ceil(t * m) + 1]:
+            lst = index.get(h)
+            if lst is None:
+                index[h] = [x]
+            else:
+                budget -= len(lst)
+                cand.update(lst)
+                lst.append(x)
+        if budget < 0:
+            return False
+        for y in cand:
+            b = sets[y]
+            lb = len(b)
+            if (m if m < lb else lb) >= t * (lb if m < lb else m) and jaccard(sh, b) >= threshold:
+                return False
+    return True
