@@ -8,78 +8,18 @@ into exit status 2).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
-from mmlint import dialects
-from mmlint.dialects import Evidence, UnknownDialect
 from mmlint.discover import Found, NoStore, find_store, resolve_path
 from mmlint.errors import CheckError
-from mmlint.model import Span, Store
+from mmlint.results import CheckResult, StoreResult, display_path
 
+if TYPE_CHECKING:
+    from mmlint.dialects import Evidence
+    from mmlint.model import Store
 
-@dataclass
-class StoreResult:
-    """One checked store.
-
-    Attributes:
-        found: where the store is and how it was found.
-        dialect, profile: what it was read as.
-        evidence: detection evidence (``None`` when forced by options).
-        store: the model read.
-        diagnostics: sorted, with store-relative paths.
-        options: the :class:`mmlint.rules.Options` the store was checked with
-            (its configuration with the command line on top).
-        config: the configuration file that applied, or ``None``.
-        warnings: sentences for the user about how the store was read (a
-            forced dialect the store does not look like); the CLI prints
-            them on stderr.
-        cached: the diagnostics came from the result cache (:func:`check`).
-    """
-
-    found: Found
-    dialect: str
-    profile: str | None
-    evidence: Evidence | None
-    store: Store
-    diagnostics: list = field(default_factory=list)
-    options: Any = None
-    config: str | None = None
-    warnings: list[str] = field(default_factory=list)
-    cached: bool = False
-
-    @property
-    def files(self) -> int:
-        """Every file of the store (notes, index, auxiliary files, and files
-        that could not be read)."""
-        return len(self.store.files)
-
-
-@dataclass
-class CheckResult:
-    """All stores of one ``check`` run.
-
-    ``unsafe_fixes`` tells reporters whether unsafe fixes count as
-    applicable (``--unsafe-fixes``); ``fixed`` is how many findings
-    ``--fix`` resolved before the stores were checked again. ``failures``
-    lists ``(path, message)`` for each PATH that could not be checked
-    (``check(..., keep_going=True)``); the message names the path and is
-    escaped for a terminal (:meth:`mmlint.errors.CheckError.shown`).
-    """
-
-    stores: list[StoreResult]
-    unsafe_fixes: bool = False
-    fixed: int = 0
-    failures: list[tuple[str, str]] = field(default_factory=list)
-
-    def counts(self) -> dict[str, int]:
-        """``{"files", "errors", "warnings", "infos"}``."""
-        out = {"files": 0, "errors": 0, "warnings": 0, "infos": 0}
-        for s in self.stores:
-            out["files"] += s.files
-            for d in s.diagnostics:
-                out[{"error": "errors", "warning": "warnings", "info": "infos"}[d.severity]] += 1
-        return out
+__all__ = ["CheckError", "CheckResult", "StoreResult", "cached", "check", "choose", "configured", "display_path",
+           "forced_mismatch", "lint", "locate", "read_store"]
 
 
 def locate(paths: list[str], cwd: str | None = None) -> list[Found]:
@@ -108,6 +48,9 @@ def choose(root: str, dialect: str | None = None, profile: str | None = None) ->
     ``dialect``/``profile`` override detection. Raises :class:`CheckError`
     when the dialect is unknown or the store is unrecognised or ambiguous.
     """
+    from mmlint import dialects
+    from mmlint.dialects import UnknownDialect
+
     try:
         if dialect is not None:
             mod = dialects.get(dialect)
@@ -163,6 +106,8 @@ def read_store(found: Found, dialect: str | None = None, profile: str | None = N
 
 def _read(found: Found, dialect: str | None, name: str, prof: str | None, ev: Evidence | None) -> StoreResult:
     """Read the store as the chosen ``name``/``prof`` (``dialect``: the forced one, if any)."""
+    from mmlint import dialects
+
     res = StoreResult(found, name, prof, ev, dialects.get(name).read(found.path, prof))
     _forced_warning(res, dialect)
     return res
@@ -179,6 +124,8 @@ def forced_mismatch(root: str, dialect: str) -> str | None:
     """A warning when the store at ``root`` looks like another dialect than
     the forced ``dialect``: detection's best candidate is another dialect and
     scores higher than ``dialect``'s own evidence (``None`` otherwise)."""
+    from mmlint import dialects
+
     found = dialects.detect(root)
     if not found or found[0].dialect == dialect:
         return None
@@ -224,7 +171,7 @@ def _configure(paths, dialect, profile, cwd, config, isolated):
 
 def lint(store: Store, options) -> list:
     """The diagnostics of ``store`` under ``options`` (sorted, store-relative)."""
-    from mmlint import rules
+    from mmlint import dialects, rules
 
     return rules.run(store, dialects.get(store.dialect), options)
 
@@ -270,63 +217,82 @@ def check(paths: list[str], dialect: str | None = None, profile: str | None = No
     return CheckResult(results, failures=failures)
 
 
+def cached(paths: list[str], dialect: str | None = None, profile: str | None = None, options=None,
+           cwd: str | None = None, config: str | None = None, isolated: bool = False) -> CheckResult | None:
+    """The result :func:`check` with ``cache=True`` would give, when the
+    result cache answers for every store of ``paths`` (or the discovered
+    one) without reading any of them; ``None`` when one is not cached, has
+    changed, or a path cannot be located (then call :func:`check`, which
+    reuses the looks taken here).
+
+    Nothing but the stores' trees (``stat``), the cache entries and the
+    configuration files' ``stat`` is read; neither the configuration, the
+    dialects nor the rules are loaded, so the command-line names
+    (``dialect``, ``profile``, selectors in ``options``) are not checked
+    either: a hit means a check with the same names succeeded on the same
+    files with the same mmlint (:mod:`mmlint.cache`).
+    """
+    try:
+        found = locate(paths, cwd)
+    except CheckError:
+        return None
+    stores = []
+    for f in found:
+        res = _cache_hit(f, dialect, profile, options, config, isolated, False)
+        if res is None:
+            return None
+        stores.append(res)
+    return CheckResult(stores)
+
+
+#: Probes taken by :func:`cached` that missed, for :func:`check` to reuse
+#: (by store path and command line), each used once.
+_PROBES: dict[tuple, object] = {}
+
+
+def _cache_hit(found: Found, dialect, profile, options, config, isolated, with_evidence: bool) -> StoreResult | None:
+    """The cached result of one store, else ``None`` (the probe is kept in
+    :data:`_PROBES` for the full check to record its result)."""
+    from mmlint import cache as cache_mod
+
+    key = (found.path, dialect, profile, cache_mod.options_text(options), config, isolated)
+    pr = _PROBES.pop(key, None) or cache_mod.probe(found.path, dialect, profile, options, config, isolated)
+    try:
+        entry = pr.fresh()
+        res = cache_mod.result(found, entry, with_evidence) if entry is not None else None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):  # a malformed entry is a miss
+        res = None
+    if res is None:
+        _PROBES[key] = pr
+        return None
+    pr.refresh()
+    return res
+
+
 def _checked(paths, dialect, profile, options, cwd, config, isolated, cache) -> list[StoreResult]:
-    """Configure, read (or take from the cache) and lint each store of ``paths``."""
+    """Read (or take from the cache) and lint each store of ``paths``, each
+    under its configuration."""
+    from mmlint import cache as cache_mod
+    from mmlint import config as config_mod
+
     out = []
-    for found, conf, (d, p) in _configure(paths, dialect, profile, cwd, config, isolated):
-        name, prof, ev = choose(found.path, d, p)
-        opts = conf.options(options)
-        key = None
+    loaded: dict = {}
+    for found in locate(paths, cwd):
+        pr = None
         if cache:
-            res, key, entry = _from_cache(found, name, prof, ev, opts, conf.path)
+            res = _cache_hit(found, dialect, profile, options, config, isolated, True)
             if res is not None:
-                _forced_warning(res, d)
                 out.append(res)
                 continue
-        try:
-            res = _read(found, d, name, prof, ev)
-        finally:
-            if key is not None:
-                from mmlint import walk
-
-                walk._kept.pop(os.path.realpath(found.path), None)
-        res.options = opts
+            pr = _PROBES.pop((found.path, dialect, profile, cache_mod.options_text(options), config, isolated))
+        conf = config_mod.for_store(found.path, config, isolated, loaded)
+        d, p = conf.store_choice(dialect, profile)
+        name, prof, ev = choose(found.path, d, p)
+        res = _read(found, d, name, prof, ev)
+        res.options = conf.options(options)
         res.config = conf.path
-        res.diagnostics = lint(res.store, opts)
-        if key is not None:
-            from mmlint import cache as cache_mod
-
-            cache_mod.save(entry, key, res.store, res.diagnostics)
+        res.diagnostics = lint(res.store, res.options)
+        if pr is not None:
+            pr.record(res, config, isolated)
         out.append(res)
     return out
-
-
-def _from_cache(found: Found, name: str, prof: str | None, ev: Evidence | None, opts, config: str | None):
-    """``(result or None, key, entry name)``: the cached result of this
-    check, if any; on a miss the walk made for the key is kept for the reader."""
-    from mmlint import cache as cache_mod
-    from mmlint import walk
-    from mmlint.model import Index, Note
-
-    w = walk.walk_store(found.path)
-    key = cache_mod.fingerprint(w, name, prof, opts, config)
-    entry = cache_mod.slot(w.root, name, prof, opts, config)
-    hit = cache_mod.load(entry, key)
-    if hit is None:
-        walk.keep(w)
-        return None, key, entry
-    store = Store(root=w.root, dialect=name, profile=prof, files=w.files,
-                  notes=[Note(path=p, slug=p) for p in hit["notes"]],
-                  index=Index(path=hit["index"]) if hit["index"] is not None else None)
-    return StoreResult(found, name, prof, ev, store, hit["diagnostics"], opts, config, cached=True), key, entry
-
-
-def display_path(root: str, span: Span, cwd: str | None = None) -> str:
-    """A diagnostic's path relative to ``cwd``, with ``/`` separators."""
-    cwd = cwd or os.getcwd()
-    full = os.path.join(root, span.path)
-    try:
-        rel = os.path.relpath(full, cwd)
-    except ValueError:  # another drive on Windows
-        rel = full
-    return rel.replace(os.sep, "/")

@@ -1,4 +1,5 @@
-"""The result cache: a check of an unchanged store reuses its diagnostics.
+"""The result cache: a check of an unchanged store reuses its diagnostics
+without reading a single file of the store.
 
 Modelled on ruff's ``.ruff_cache`` (``../shared/research/linter-anchors.md``
 §1.1), with one difference of place: a store is often read-only, or someone
@@ -9,41 +10,75 @@ under the user's cache home, not in the store:
   ``~/.cache/mmlint``;
 * the folder holds a ``CACHEDIR.TAG`` (backup tools skip it) and a
   ``.gitignore`` of ``*`` (harmless if it is put inside a repository);
-* one JSON file per store and settings (as ruff keys on package root and
-  settings) under ``<version>/<sha256 of store root, configuration path,
-  dialect, profile and options>.json``; deleting any of it at any time is
-  safe (the next check recomputes and rewrites it). Entries of other
-  versions are never read.
+* one JSON entry per store and command line (store path, its real path,
+  ``--dialect``, ``--profile``, ``--config``, ``--isolated`` and the
+  options given) under ``<version>/<hash>.json``; the entry repeats the text
+  it was named after, so a hash collision is a miss. Deleting any of it at
+  any time is safe (the next check recomputes and rewrites it); entries of
+  other versions are never read; an entry that cannot be parsed is a miss.
 
-An entry is trusted only when its key matches exactly. The key hashes the
-mmlint version **and the size and modification time of every file of mmlint
-itself** (so an edited checkout never reuses results of other code), the
-dialect, profile and options (the configuration with the command line on
-top), the configuration file's bytes, and, for every file of the store, its
-path, its kind as the walk saw it and the SHA-256 of its content (or why it
-could not be read), plus the folders not walked. Anything different means a
-miss: the store is read and linted in full and the entry rewritten.
+**What a hit needs.** The entry records, for every file below the store
+root (folders of other tools, :data:`UNWALKED`, are listed but not entered),
+its ``lstat`` (size, ``mtime_ns``, ``ctime_ns``, inode, device, mode; for a
+symlink also the ``stat`` of its target) and the SHA-256 of the bytes the
+check read; every folder with its mode and inode; the folders that could not
+be listed; every configuration file that could apply (each name of
+:data:`mmlint.config.NAMES` in the store folder and every folder above it,
+or the ``--config`` file) with its ``stat`` and hash; and mmlint itself
+(:func:`code_stamp`: the version, the interpreter, the installed
+packages, and the size and ``mtime_ns`` of every file of the package and
+its schemas). A later check is
+a hit when the tree has the same files and folders and every file either has
+the same ``stat`` as recorded or, read again, the same hash; then detection,
+configuration, reading and linting are all skipped and the recorded
+diagnostics are the result. Anything else is a miss: the store is
+configured, detected, read and linted in full, and the entry rewritten.
 
-A hit gives the diagnostics exactly as a full run computed them (a test
-checks cached and uncached runs side by side, including after a file
-changes). ``--no-cache`` neither reads nor writes the cache; ``--fix`` and
-``--diff`` bypass it, since they need the full model. A cache folder that
-cannot be written is ignored silently: the cache is an optimisation only.
+**Racy timestamps** (git's "racy git" problem): a file changed within the
+timestamp granularity of the moment the check looked at it can keep its
+size and ``mtime``. Every ``stat`` is taken before the file is read, and a
+recorded ``stat`` is trusted only when the file's ``mtime`` and ``ctime``
+are more than :data:`RACY_NS` older than the moment that check began
+(``scan_ns`` in the entry); a file that is not is read and hashed again
+(and the entry rewritten, so the next check trusts it).
+
+The cache is never trusted for a store read by a third-party dialect
+(its code is not in the stamp), nor under a configuration that uses
+``extend`` (the extended files are not recorded): such stores are always
+checked in full.
+
+A hit gives the diagnostics exactly as a full run computed them (tests run
+cached and uncached checks side by side, including after files change).
+``--no-cache`` neither reads nor writes the cache; ``--fix`` and ``--diff``
+bypass it, since they need the full model. A cache folder that cannot be
+written is ignored silently: the cache is an optimisation only.
+
+This module imports nothing heavy at load (no model, no rules, no
+:mod:`dataclasses`): a hit reports without loading them.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import os
-import tempfile
+import stat
+import sys
+import time
+import zlib
 from typing import Any
 
 from mmlint import __version__
 
 #: The cache entry format; bumped when the JSON shape changes.
-FORMAT = 1
+FORMAT = 2
+#: A recorded ``stat`` is trusted only for a file whose ``mtime`` and
+#: ``ctime`` are this much older than the check that recorded it (ns):
+#: more than the coarsest common timestamp granularity (2 s on FAT) plus
+#: some clock skew between this machine and a network file system.
+RACY_NS = 3_000_000_000
+#: Folders a check never enters (:data:`mmlint.walk.FOREIGN_DIRS`, which a
+#: test holds this equal to): the tree lists them, not their files.
+UNWALKED = frozenset({".git", ".hg", ".svn", ".obsidian", ".trash", ".Trash", ".claude", "node_modules", "__pycache__"})
 _TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
         "# This file is a cache directory tag created by mmlint.\n"
         "# For information about cache directory tags see https://bford.info/cachedir/\n")
@@ -58,117 +93,419 @@ def cache_dir() -> str:
     return os.path.join(base, "mmlint")
 
 
-def _code_stamp() -> str:
-    """Size and mtime (ns) of every file of the mmlint package and its
-    schemas: a changed checkout is a different program."""
+_STAMP: list[str] = []
+
+
+def code_stamp() -> str:
+    """mmlint's identity as text: the version, the interpreter, the
+    ``mtime_ns`` of each ``site-packages`` folder on ``sys.path`` (a package
+    installed or removed: a third-party dialect can change what detection
+    decides), and the size and ``mtime_ns`` of every ``.py`` and ``.json``
+    file of the package and of its schemas (a changed checkout is a
+    different program). Computed once per process."""
+    if _STAMP:
+        return _STAMP[0]
     here = os.path.dirname(os.path.abspath(__file__))
-    parts = []
+    parts = [f"mmlint {__version__} cache {FORMAT}", sys.version, sys.prefix]
+    for entry in sys.path:  # installing or removing a package (a third-party dialect) touches these
+        if entry and os.path.basename(entry) in ("site-packages", "dist-packages"):
+            try:
+                parts.append(f"{entry}:{os.stat(entry).st_mtime_ns}")
+            except OSError:
+                pass
     for base in (here, os.path.join(os.path.dirname(here), "schemas")):
-        for dirpath, dirnames, files in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-            for name in sorted(files):
-                if name.endswith((".py", ".json")):
+        stack = [base]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except OSError:
+                continue
+            for e in entries:
+                if e.is_dir(follow_symlinks=False):
+                    if e.name != "__pycache__":
+                        stack.append(e.path)
+                elif e.name.endswith((".py", ".json")):
                     try:
-                        st = os.stat(os.path.join(dirpath, name))
+                        st = e.stat()
                     except OSError:
                         continue
-                    parts.append(f"{os.path.relpath(os.path.join(dirpath, name), here)}:{st.st_size}:{st.st_mtime_ns}")
-    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+                    parts.append(f"{os.path.relpath(e.path, here)}:{st.st_size}:{st.st_mtime_ns}")
+    _STAMP.append("\n".join(parts))
+    return _STAMP[0]
 
 
-def _options_text(options: Any) -> str:
-    """A stable text of :class:`mmlint.rules.Options`."""
+def options_text(options: Any) -> str:
+    """A stable text of :class:`mmlint.options.Options` (``None`` reads as
+    empty options, as the engine reads it)."""
     if options is None:
-        return "None"
+        from mmlint.options import Options
+
+        options = Options()
     pis = sorted((pi.base, pi.pattern, sorted(pi.codes)) for pi in options.per_path_ignores)
     return repr((sorted(options.select), sorted(options.ignore), sorted(options.severity.items()),
-                 sorted(options.caps.items()), pis))
+                 sorted(options.caps.items()), pis, sorted((k, repr(v)) for k, v in options.hygiene.items())))
 
 
-def fingerprint(walk: Any, dialect: str, profile: str | None, options: Any, config: str | None) -> str:
-    """The key of one check (see the module docs): hex SHA-256.
+def slot_text(found_path: str, dialect: str | None, profile: str | None, options: Any, config: str | None,
+              isolated: bool) -> str:
+    """What an entry is named after: the store as given and its real path,
+    and the command line's choices (not the configuration's)."""
+    conf = os.path.abspath(config) if config else None
+    return "\0".join((found_path, os.path.realpath(found_path), repr(dialect), repr(profile), repr(conf),
+                      repr(bool(isolated)), options_text(options)))
 
-    ``walk`` is a :class:`mmlint.walk.Walk` of the store read with contents.
+
+def _name(text: str) -> str:
+    data = text.encode("utf-8", "surrogateescape")
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+
+
+def _entry_path(text: str) -> str:
+    return os.path.join(cache_dir(), __version__, _name(text) + ".json")
+
+
+def _row(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, st.st_mode]
+
+
+def stat_tree(root: str) -> tuple[dict[str, list], dict[str, list], list[list[str]]]:
+    """Every file and folder below the folder ``root`` without reading any:
+    ``(files, folders, errors)``.
+
+    ``files``: store-relative POSIX path -> ``lstat`` row (size, mtime_ns,
+    ctime_ns, inode, device, mode), a symlink's row extended by its
+    target's ``stat`` row (or the ``errno`` of following it). ``folders``:
+    path -> ``[mode, inode, device]``; a folder of :data:`UNWALKED` is
+    listed, not entered; a symlinked folder is a file (never followed).
+    ``errors``: ``[path, message]`` of folders that could not be listed
+    (``"."`` for the root). Never raises.
     """
-    h = hashlib.sha256()
-    h.update(f"mmlint {__version__} cache {FORMAT}\0{_code_stamp()}\0{walk.root}\0{dialect}\0{profile}\0".encode("utf-8", "surrogateescape"))
-    h.update(_options_text(options).encode("utf-8", "surrogateescape") + b"\0")
-    if config:
+    files: dict[str, list] = {}
+    folders: dict[str, list] = {}
+    errors: list[list[str]] = []
+    stack = [("", root)]
+    while stack:
+        rel_dir, path = stack.pop()
         try:
-            with open(config, "rb") as fh:
-                h.update(hashlib.sha256(fh.read()).digest())
+            it = os.scandir(path)
         except OSError as exc:
-            h.update(f"unreadable config {exc}".encode("utf-8", "surrogateescape"))
-    h.update(b"\0")
-    for rel, rec in walk.files.items():
-        digest = hashlib.sha256(rec.data).hexdigest() if rec.data is not None else "-"
-        h.update(f"{rel}\0{rec.kind}\0{rec.size}\0{digest}\0{rec.reason}\n".encode("utf-8", "surrogateescape"))
-    for rel, reason in walk.skipped_dirs:
-        h.update(f"dir {rel}\0{reason}\n".encode("utf-8", "surrogateescape"))
-    for rel, msg in walk.errors:
-        h.update(f"err {rel}\0{msg}\n".encode("utf-8", "surrogateescape"))
-    return h.hexdigest()
+            errors.append([rel_dir or ".", exc.strerror or str(exc)])
+            continue
+        with it:
+            for e in it:
+                rel = f"{rel_dir}/{e.name}" if rel_dir else e.name
+                try:
+                    st = e.stat(follow_symlinks=False)
+                except OSError as exc:
+                    files[rel] = [-1, exc.errno or 0]
+                    continue
+                mode = st.st_mode
+                if stat.S_ISDIR(mode):
+                    folders[rel] = [mode, st.st_ino, st.st_dev]
+                    if e.name not in UNWALKED:
+                        stack.append((rel, e.path))
+                    continue
+                row = _row(st)
+                if stat.S_ISLNK(mode):
+                    try:
+                        row += _row(os.stat(e.path))
+                    except OSError as exc:
+                        row.append(exc.errno or 0)
+                files[rel] = row
+    return files, folders, errors
 
 
-def slot(root: str, dialect: str, profile: str | None, options: Any, config: str | None) -> str:
-    """The name of the entry of one store under one set of settings."""
-    text = f"{root}\0{config}\0{dialect}\0{profile}\0{_options_text(options)}"
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+def _trusted(row: list, old: list, limit: int) -> bool:
+    """``row`` equals the recorded ``old`` and every time in it is older
+    than ``limit`` (not racy)."""
+    if row != old or len(row) < 3:
+        return False
+    return all(t < limit for t in row[1:3] + row[7:9])
 
 
-def _entry_path(name: str) -> str:
-    return os.path.join(cache_dir(), __version__, name + ".json")
+def _sha(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
 
 
-def _dump(d: Any) -> dict[str, Any]:
-    s = d.span
-    return {"code": d.code, "name": d.name, "severity": d.severity,
-            "span": [s.path, s.line, s.column, s.end_line, s.end_column], "message": d.message, "hint": d.hint,
-            "fix": d.fix, "anchor": d.anchor,
-            "edits": None if d.edits is None else {p: base64.b64encode(b).decode("ascii") for p, b in d.edits.items()}}
+def _read(path: str) -> bytes | None:
+    from mmlint.walk import read_bounded
+
+    return read_bounded(path)[0]
 
 
-def _load(x: dict[str, Any]) -> Any:
-    from mmlint.model import Span
-    from mmlint.rules import Diagnostic
+def config_candidates(found_path: str, config: str | None, isolated: bool) -> list[str]:
+    """Every configuration file that could apply to the store at
+    ``found_path`` (see :func:`mmlint.config.for_store`): none when
+    ``isolated``, the ``--config`` file, else each name of
+    :data:`mmlint.config.NAMES` in the store folder and every folder above."""
+    if isolated:
+        return []
+    if config:
+        return [os.path.abspath(config)]
+    from mmlint.config import NAMES
 
-    edits = None if x["edits"] is None else {p: base64.b64decode(b) for p, b in x["edits"].items()}
-    return Diagnostic(x["code"], x["name"], x["severity"], Span(*x["span"]), x["message"], x["hint"], x["fix"],
-                      edits, x["anchor"])
+    out = []
+    folder = os.path.abspath(found_path)
+    while True:
+        out += [os.path.join(folder, n) for n in NAMES]
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return out
+        folder = parent
 
 
-def load(name: str, key: str) -> dict[str, Any] | None:
-    """The cached result in entry ``name`` (:func:`slot`) for ``key``: ``{"diagnostics": [Diagnostic],
-    "notes": [path], "index": path or None}``, or ``None`` (no entry, another
-    key, or an entry that cannot be read)."""
+def _config_row(path: str) -> list | None:
     try:
-        with open(_entry_path(name), "r", encoding="utf-8") as fh:
-            data = json.load(fh)
-        if data.get("format") != FORMAT or data.get("key") != key:
-            return None
-        return {"diagnostics": [_load(x) for x in data["diagnostics"]], "notes": list(data["notes"]), "index": data["index"]}
-    except (OSError, ValueError, KeyError, TypeError):
+        return _row(os.stat(path))
+    except OSError:
         return None
 
 
-def save(name: str, key: str, store: Any, diagnostics: list) -> None:
-    """Record the result of a full check in entry ``name`` under ``key``
-    (atomically; errors ignored)."""
-    path = _entry_path(name)
-    payload = {"format": FORMAT, "key": key, "diagnostics": [_dump(d) for d in diagnostics],
-               "notes": [n.path for n in store.notes], "index": store.index.path if store.index is not None else None}
+class Probe:
+    """One store looked at for the cache: its tree ``stat``-ed (nothing
+    read) and the entry recorded for it, if any.
+
+    Attributes:
+        text: the entry's name text (:func:`slot_text`).
+        scan_ns: wall-clock time (ns) before the first ``stat``.
+        files, folders, errors: :func:`stat_tree` of the store.
+        entry: the recorded entry (a dict) when its format, version, code
+            stamp and name text match, else ``None``.
+    """
+
+    def __init__(self, found_path: str, text: str):
+        self.root = os.path.realpath(found_path)
+        self.text = text
+        self.scan_ns = time.time_ns()
+        self.files, self.folders, self.errors = stat_tree(self.root)
+        self.entry = _load(text)
+        self._hashes: dict[str, str] = {}
+        self._dirty = False
+
+    def fresh(self) -> dict[str, Any] | None:
+        """The entry when it still holds (module docs: same tree, every file
+        trusted by ``stat`` or by hash, same configuration files, a trusted
+        dialect), else ``None``. Files it had to hash again are re-recorded
+        (see :meth:`refresh`)."""
+        e = self.entry
+        if e is None or not e.get("trusted") or e["folders"] != self.folders or e["errors"] != self.errors:
+            return None
+        recorded = e["files"]
+        if recorded.keys() != self.files.keys():
+            return None
+        limit = e["scan_ns"] - RACY_NS
+        stale = [rel for rel, row in self.files.items() if not _trusted(row, recorded[rel][0], limit)]
+        for rel in stale:
+            sha = recorded[rel][1]
+            if sha is None or sha == "-" or len(self.files[rel]) < 6:
+                return None
+            data = _read(os.path.join(self.root, *rel.split("/")))
+            if data is None or _sha(data) != sha:
+                return None
+            recorded[rel] = [self.files[rel], sha]
+        for item in e["config_files"]:
+            path, old, sha = item
+            row = _config_row(path)
+            if row is None or old is None:
+                if row is not old:
+                    return None
+                continue
+            if _trusted(row, old, limit):
+                continue
+            data = _read(path)
+            if data is None or _sha(data) != sha:
+                return None
+            item[1] = row
+            stale.append(path)
+        if stale:
+            e["scan_ns"] = self.scan_ns
+            self._dirty = True
+        return e
+
+    def refresh(self) -> None:
+        """Rewrite the entry when :meth:`fresh` re-hashed files (so the next
+        check trusts their new ``stat``); errors ignored."""
+        if self._dirty and self.entry is not None:
+            _write(self.text, self.entry)
+            self._dirty = False
+
+    def record(self, res: Any, config: str | None, isolated: bool) -> None:
+        """Record the full check ``res`` (a :class:`mmlint.results.StoreResult`
+        with its model and diagnostics) of this store; ``config`` and
+        ``isolated`` are the command line's. The
+        hashes are those of the bytes the check read; the ``stat`` rows are
+        the ones taken before it read them. Errors ignored."""
+        from mmlint import dialects
+
+        store = res.store
+        files: dict[str, list] = {}
+        for rel, row in self.files.items():
+            rec = store.files.get(rel)
+            sha = None
+            if rec is not None:
+                sha = _sha(rec.data) if rec.data is not None else "-"
+            files[rel] = [row, sha]
+        cands = config_candidates(res.found.path, config, isolated)
+        cfiles = []
+        extends = False
+        for path in cands:
+            row = _config_row(path)
+            data = _read(path) if row is not None else None
+            if data is not None and path == res.config and b"extend" in data:
+                extends = True
+            cfiles.append([path, row, _sha(data) if data is not None else None])
+        ev = res.evidence
+        entry = {"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "scan_ns": self.scan_ns,
+                 "trusted": res.dialect in dialects.BUILTIN and not extends,
+                 "files": files, "folders": self.folders, "errors": self.errors, "config_files": cfiles,
+                 "dialect": res.dialect, "profile": res.profile, "config": res.config, "warnings": list(res.warnings),
+                 "evidence": [ev.dialect, ev.profile, ev.score, list(ev.reasons)] if ev is not None else None,
+                 "diagnostics": [_dump(d) for d in res.diagnostics],
+                 "notes": [n.path for n in store.notes], "index": store.index.path if store.index is not None else None}
+        self.entry = entry
+        _write(self.text, entry)
+
+
+def probe(found_path: str, dialect: str | None, profile: str | None, options: Any, config: str | None,
+          isolated: bool) -> Probe:
+    """A :class:`Probe` of the store at ``found_path`` for these command-line
+    choices (see :func:`slot_text`)."""
+    return Probe(found_path, slot_text(found_path, dialect, profile, options, config, isolated))
+
+
+def result(found: Any, entry: dict[str, Any], with_evidence: bool = False) -> Any:
+    """The :class:`mmlint.results.StoreResult` of a fresh entry: the recorded
+    diagnostics, warnings, dialect and configuration file, ``cached`` set,
+    and a summary store (:class:`Summary`). ``with_evidence`` rebuilds the
+    detection evidence (importing the dialects); else it is ``None``."""
+    from mmlint.results import StoreResult
+
+    ev = None
+    if with_evidence and entry["evidence"] is not None:
+        from mmlint.dialects import Evidence
+
+        ev = Evidence(*entry["evidence"])
+    store = Summary(os.path.realpath(found.path), entry)
+    return StoreResult(found, entry["dialect"], entry["profile"], ev, store, [_load_diag(x) for x in entry["diagnostics"]],
+                       None, entry["config"], list(entry["warnings"]), cached=True)
+
+
+class _Named:
+    __slots__ = ("path",)
+
+    def __init__(self, path: str):
+        self.path = path
+
+
+class Summary:
+    """The store of a cached result: ``root``, ``dialect``, ``profile``;
+    ``notes`` and ``index`` as objects with a ``path`` only; ``files`` a
+    mapping of every file's path to its :class:`mmlint.model.FileRecord`,
+    each read (bounded) on first access only, for reporters that quote
+    lines (SARIF, baselines)."""
+
+    def __init__(self, root: str, entry: dict[str, Any]):
+        self.root = root
+        self.dialect = entry["dialect"]
+        self.profile = entry["profile"]
+        self.notes = [_Named(p) for p in entry["notes"]]
+        self.index = _Named(entry["index"]) if entry["index"] is not None else None
+        self.files = _LazyFiles(root, entry["files"])
+
+
+class _LazyFiles(dict):
+    """path -> FileRecord, read on first access (see :class:`Summary`)."""
+
+    def __init__(self, root: str, files: dict[str, list]):
+        super().__init__((rel, None) for rel in files)
+        self._root = root
+        self._sha = {rel: v[1] for rel, v in files.items()}
+
+    def __getitem__(self, rel: str) -> Any:
+        rec = super().__getitem__(rel)
+        if rec is None:
+            from mmlint.model import FileRecord
+
+            sha = self._sha.get(rel)
+            data = _read(os.path.join(self._root, *rel.split("/"))) if sha not in (None, "-") else None
+            if data is not None and _sha(data) != sha:
+                data = None  # changed since the check: quote nothing rather than the wrong text
+            rec = FileRecord(rel, "file" if data is not None else "unreadable", size=len(data or b""), data=data)
+            super().__setitem__(rel, rec)
+        return rec
+
+    def get(self, rel: str, default: Any = None) -> Any:
+        return self[rel] if rel in self else default
+
+    def values(self):  # type: ignore[override]
+        return [self[k] for k in self]
+
+    def items(self):  # type: ignore[override]
+        return [(k, self[k]) for k in self]
+
+
+def _dump(d: Any) -> list:
+    s = d.span
+    edits = None
+    if d.edits is not None:
+        import base64
+
+        edits = {p: base64.b64encode(b).decode("ascii") for p, b in d.edits.items()}
+    return [d.code, d.name, d.severity, [s.path, s.line, s.column, s.end_line, s.end_column], d.message, d.hint,
+            d.fix, edits, d.anchor]
+
+
+def _load_diag(x: list) -> Any:
+    from mmlint.diagnostic import Diagnostic
+    from mmlint.span import Span
+
+    edits = x[7]
+    if edits is not None:
+        import base64
+
+        edits = {p: base64.b64decode(b) for p, b in edits.items()}
+    return Diagnostic(x[0], x[1], x[2], Span(*x[3]), x[4], x[5], x[6], edits, x[8])
+
+
+def _load(text: str) -> dict[str, Any] | None:
+    """The entry named after ``text`` when it is of this format, version and
+    code and names ``text``; ``None`` otherwise (or when it cannot be read)."""
+    try:
+        with open(_entry_path(text), "rb") as fh:
+            data = json.loads(fh.read())
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("slot") != text \
+                or data.get("stamp") != code_stamp():
+            return None
+        for key, kind in (("files", dict), ("folders", dict), ("errors", list), ("config_files", list),
+                          ("diagnostics", list), ("notes", list), ("warnings", list), ("scan_ns", int)):
+            if not isinstance(data.get(key), kind):
+                return None
+        return data
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _write(text: str, payload: dict[str, Any]) -> None:
+    """Write an entry atomically (a unique temporary file, then a rename);
+    errors ignored."""
+    import tempfile
+
+    path = _entry_path(text)
     try:
         top = cache_dir()
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        for name, text in (("CACHEDIR.TAG", _TAG), (".gitignore", "# Created by mmlint: the whole folder is a cache.\n*\n")):
+        for name, body in (("CACHEDIR.TAG", _TAG), (".gitignore", "# Created by mmlint: the whole folder is a cache.\n*\n")):
             marker = os.path.join(top, name)
             if not os.path.exists(marker):
                 with open(marker, "w", encoding="utf-8") as fh:
-                    fh.write(text)
+                    fh.write(body)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".json")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(payload, fh, ensure_ascii=True)
+                json.dump(payload, fh, ensure_ascii=True, separators=(",", ":"))
             os.replace(tmp, path)
         except BaseException:
             try:
@@ -176,5 +513,5 @@ def save(name: str, key: str, store: Any, diagnostics: list) -> None:
             except OSError:
                 pass
             raise
-    except OSError:
+    except (OSError, TypeError, ValueError):
         pass

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class NoStore(Exception):
@@ -36,9 +36,8 @@ class NoStore(Exception):
         self.looked = looked
 
 
-@dataclass(frozen=True)
-class Found:
-    """A store location: ``path`` (absolute) and ``how`` it was found."""
+class Found(NamedTuple):
+    """A store location: ``path`` (absolute) and ``how`` it was found (immutable)."""
 
     path: str
     how: str

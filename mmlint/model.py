@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mmlint.span import Span  # noqa: F401 - re-exported: every value's place
+
 #: Semantic note fields, in the order tables and JSON use. ``summary`` is the
 #: engramory ``description`` and the mm ``summary``; ``title`` is the human
 #: title (engramory index link text, workspace ``title:``); ``index_hook`` is the
@@ -38,19 +40,6 @@ NOTE_FIELDS: tuple[str, ...] = (
     "index_section",
     "entry_body",
 )
-
-
-@dataclass(frozen=True, order=True, slots=True)
-class Span:
-    """A place in a store: ``path`` (POSIX, relative to the store root),
-    1-based ``line`` and ``column`` (column counted in code points), and an
-    optional end (inclusive line, exclusive column)."""
-
-    path: str
-    line: int = 1
-    column: int = 1
-    end_line: int | None = None
-    end_column: int | None = None
 
 
 @dataclass(slots=True)

@@ -211,17 +211,6 @@ def overlay(root: str, files: dict[str, bytes]) -> Iterator[None]:
             _OVERLAYS[real] = before
 
 
-#: Walks handed over by :func:`keep`, by real root, each used once.
-_kept: dict[str, Walk] = {}
-
-
-def keep(w: Walk) -> None:
-    """Let the next :func:`walk_store` of ``w.root`` (with contents) return
-    ``w`` instead of walking again (the result cache walks a store to key
-    it, then the reader needs the same walk). Used once, then forgotten."""
-    _kept[w.root] = w
-
-
 def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = True) -> Walk:
     """List and read every file of the store at ``root``.
 
@@ -235,13 +224,6 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
         A :class:`Walk`. Never raises for problems inside the store.
     """
     real_root = os.path.realpath(root)
-    kept = _kept.pop(real_root, None)
-    if kept is not None and read and real_root not in _OVERLAYS:
-        for rel, rec in kept.files.items():
-            if rec.kind in ("file", "skipped"):
-                top = rel.split("/", 1)[0].lower() if "/" in rel else ""
-                rec.kind = "skipped" if top and top in skip_top else "file"
-        return kept
     w = Walk(real_root)
     ov = _OVERLAYS.get(real_root)
 

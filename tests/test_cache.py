@@ -91,7 +91,7 @@ def test_options_profile_and_version_are_part_of_the_key(tmp_path, cache_dir, mo
     assert api.check([str(root)], profile="upstream", cache=True).stores[0].cached
     monkeypatch.setattr(cache, "__version__", "999.0")
     assert not api.check([str(root)], profile="upstream", cache=True).stores[0].cached
-    monkeypatch.setattr(cache, "_code_stamp", lambda: "edited checkout")
+    monkeypatch.setattr(cache, "code_stamp", lambda: "edited checkout")
     assert not api.check([str(root)], profile="upstream", cache=True).stores[0].cached
 
 
@@ -149,3 +149,143 @@ def test_cli_no_cache_writes_nothing_and_output_is_identical(tmp_path):
     assert list(d.rglob("*.json"))
     assert off.returncode == cold.returncode == warm.returncode == 1
     assert json.loads(off.stdout) == json.loads(cold.stdout) == json.loads(warm.stdout)
+
+
+# --- the stat-keyed fast path (issue 9 item 3, step 1) -----------------------
+
+
+def _later(monkeypatch, seconds: float = 10.0) -> None:
+    """Make the cache believe it looks at the store ``seconds`` from now: the
+    files just written are then old enough to be trusted by ``stat``."""
+    import time as _time
+
+    class _Clock:
+        @staticmethod
+        def time_ns() -> int:
+            return _time.time_ns() + int(seconds * 1e9)
+
+    monkeypatch.setattr(cache, "time", _Clock)
+
+
+def _reads(monkeypatch, root: Path) -> list[str]:
+    """Paths below ``root`` read through mmlint's bounded reader from now on."""
+    from mmlint import walk
+
+    seen: list[str] = []
+    real = walk.read_bounded
+
+    def spy(path, *a, **k):
+        if str(path).startswith(str(root)):
+            seen.append(str(path))
+        return real(path, *a, **k)
+
+    monkeypatch.setattr(walk, "read_bounded", spy)
+    return seen
+
+
+def test_unchanged_store_is_answered_without_reading_any_file(tmp_path, cache_dir, monkeypatch):
+    root = _store(tmp_path / "s")
+    _later(monkeypatch)
+    plain = api.check([str(root)], profile="upstream", cache=True)
+    seen = _reads(monkeypatch, root)
+    warm = api.cached([str(root)], profile="upstream")
+    assert warm is not None and warm.stores[0].cached and seen == []
+    assert _dump(warm) == _dump(plain)
+    assert warm.counts() == plain.counts()
+    # a touched file (same bytes, new stat) is read and hashed again: still a hit, and re-recorded
+    os.utime(root / "note-2.md", ns=(1, 1))
+    again = api.cached([str(root)], profile="upstream")
+    assert again is not None and seen == [str(root / "note-2.md")]
+    seen.clear()
+    assert api.cached([str(root)], profile="upstream") is not None and seen == []
+
+
+def test_racy_entries_are_hashed_again_not_trusted(tmp_path, cache_dir, monkeypatch):
+    """A file rewritten within the timestamp granularity of the check that
+    recorded it keeps its stat: the entry must not trust that stat."""
+    root = _store(tmp_path / "s")
+    api.check([str(root)], profile="upstream", cache=True)  # files written just now: racy
+    recorded = cache.stat_tree
+    snapshot = recorded(os.path.realpath(root))
+    note = root / "note-1.md"
+    note.write_text(note.read_text().replace("type: reference", "type: referencx"))  # same size
+    monkeypatch.setattr(cache, "stat_tree", lambda r: snapshot)  # as if the stat had not changed
+    seen = _reads(monkeypatch, root)
+    assert api.cached([str(root)], profile="upstream") is None  # hashed again: a miss
+    assert str(note) in seen
+    # were the recorded stat old enough to be trusted, the change would go unseen: the guard is what saw it
+    monkeypatch.setattr(cache, "RACY_NS", -10**12)
+    assert api.cached([str(root)], profile="upstream") is not None
+
+
+def test_tree_shape_and_configuration_around_the_store_are_in_the_key(tmp_path, cache_dir, monkeypatch):
+    root = _store(tmp_path / "proj" / "s")
+    _later(monkeypatch)
+    api.check([str(root)], profile="upstream", cache=True)
+    assert api.cached([str(root)], profile="upstream") is not None
+    (root / "archive").mkdir()  # an empty folder: detection may read it
+    assert api.cached([str(root)], profile="upstream") is None
+    api.check([str(root)], profile="upstream", cache=True)
+    assert api.cached([str(root)], profile="upstream") is not None
+    (tmp_path / "proj" / ".mmlint.toml").write_text('ignore = ["P"]\n')  # a configuration appears above the store
+    assert api.cached([str(root)], profile="upstream") is None
+    res = api.check([str(root)], profile="upstream", cache=True)
+    assert _dump(res) == _dump(api.check([str(root)], profile="upstream"))
+    assert not any(d.code.startswith("P") for d in res.stores[0].diagnostics)
+    for args in ({"profile": "claude-code"}, {"profile": "upstream", "isolated": True},
+                 {"profile": "upstream", "options": rules.Options(select={"F"})}):
+        assert api.cached([str(root)], **args) is None, args
+
+
+@pytest.mark.parametrize("damage", ["truncate", "not-a-dict", "files-wrong", "diagnostics-wrong", "binary"])
+def test_damaged_entries_are_misses_never_errors(tmp_path, cache_dir, monkeypatch, damage):
+    root = _store(tmp_path / "s")
+    _later(monkeypatch)
+    plain = api.check([str(root)], profile="upstream", cache=True)
+    entry = next(cache_dir.rglob("*.json"))
+    doc = json.loads(entry.read_text())
+    if damage == "truncate":
+        entry.write_text(entry.read_text()[:100])
+    elif damage == "not-a-dict":
+        entry.write_text("[1, 2]")
+    elif damage == "files-wrong":
+        doc["files"] = {k: 3 for k in doc["files"]}
+        entry.write_text(json.dumps(doc))
+    elif damage == "diagnostics-wrong":
+        doc["diagnostics"] = [["P101"]]
+        entry.write_text(json.dumps(doc))
+    else:
+        entry.write_bytes(b"\xff\xfe\x00garbage")
+    assert api.cached([str(root)], profile="upstream") is None
+    again = api.check([str(root)], profile="upstream", cache=True)
+    assert not again.stores[0].cached and _dump(again) == _dump(plain)
+    assert api.cached([str(root)], profile="upstream") is not None  # rewritten
+
+
+def test_unwalked_folders_are_the_walks_foreign_folders():
+    from mmlint import walk
+
+    assert cache.UNWALKED == walk.FOREIGN_DIRS
+
+
+def test_warm_cli_run_loads_no_rules_dialects_model_or_heavy_library(tmp_path, monkeypatch):
+    root = _store(tmp_path / "s")
+    d = tmp_path / "clicache"
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(d))
+    _later(monkeypatch)
+    api.check([str(root)], profile="upstream", cache=True)
+    code = ("import io, json, sys, mmlint.cli as c\n"
+            "sys.stdout = io.StringIO()\n"
+            "try:\n    c.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)))")
+    cmd = [sys.executable, "-c", code, "check", str(root), "--format", "json", "--profile", "upstream"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, MMLINT_CACHE_DIR=str(d)))
+    mods = set(json.loads(proc.stderr.rsplit("MODULES ", 1)[-1]))
+    assert "mmlint.cache" in mods  # the cache answered
+    heavy = {m for m in mods if m.startswith(("mmlint.rules", "mmlint.dialects", "mmlint.model", "mmlint.walk",
+                                              "mmlint.config", "markdown_it", "jsonschema", "ruamel", "dataclasses"))}
+    assert heavy == set()
+    out = subprocess.run([sys.executable, "-m", "mmlint", *cmd[3:]], capture_output=True, text=True,
+                         env=dict(os.environ, MMLINT_CACHE_DIR=str(d)))
+    cold = subprocess.run([sys.executable, "-m", "mmlint", *cmd[3:], "--no-cache"], capture_output=True, text=True)
+    assert out.returncode == cold.returncode == 1 and json.loads(out.stdout) == json.loads(cold.stdout)

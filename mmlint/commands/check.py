@@ -70,37 +70,43 @@ def failing(counts: dict[str, int], fail_on: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Check the stores named by ``args.paths`` (or the discovered one)."""
-    from mmlint import api, baseline, reporters, rules
+    """Check the stores named by ``args.paths`` (or the discovered one).
+
+    A run the result cache answers for every store (:func:`mmlint.api.cached`)
+    loads neither the configuration, the dialects nor the rules; every other
+    run first checks the command line's rule and store names."""
+    from mmlint import api, reporters
+    from mmlint.options import Options
 
     paths = list(args.paths)
     if args.example:
         from importlib import resources
 
         paths.append(str(resources.files("mmlint.example") / "store"))
-    for code in rules.unknown_selectors(codes(args.select) | codes(args.ignore))[:1]:
-        from mmlint.suggest import did_you_mean, rule_names
-
-        raise api.CheckError(f"unknown rule {code!r} in --select/--ignore{did_you_mean(code, rule_names())}; "
-                             "'mmlint rules' lists them")
     if args.baseline and args.write_baseline:
         raise api.CheckError("--baseline and --write-baseline exclude each other: --write-baseline records every current finding")
-    check_store_options(args)
-    options = rules.Options(select=codes(args.select), ignore=codes(args.ignore))
+    options = Options(select=codes(args.select), ignore=codes(args.ignore))
     note = (lambda text: None) if args.quiet else (lambda text: sys.stderr.write(f"mmlint: {text}\n"))
+    use_cache = not (args.no_cache or args.fix or args.diff or args.show_settings)
+    result = api.cached(paths, args.dialect, args.profile, options, config=args.config, isolated=args.isolated) \
+        if use_cache else None
+    if result is None:
+        _check_names(args)
     if args.show_settings:
         return _show_settings(args, paths, options)
 
     def checked() -> api.CheckResult:
         res = api.check(paths, args.dialect, args.profile, options, config=args.config, isolated=args.isolated,
-                        keep_going=True,
-                        cache=not (args.no_cache or args.fix or args.diff))
+                        keep_going=True, cache=use_cache)
         res.unsafe_fixes = args.unsafe_fixes
         return res
 
     if args.fix:
         _sweep(_locatable(paths))
-    result = checked()
+    if result is None:
+        result = checked()
+    else:
+        result.unsafe_fixes = args.unsafe_fixes
     if not paths and result.stores:
         say_found(result.stores[0].found, args.quiet)
     if args.diff:
@@ -112,10 +118,14 @@ def run(args: argparse.Namespace) -> int:
         result.fixed = fixed
     _say_failures(result)
     if args.write_baseline:
+        from mmlint import baseline
+
         n = baseline.write(args.write_baseline, result.stores)
         note(f"recorded {n} finding{'' if n == 1 else 's'} in {args.write_baseline}")
         return EXIT_USAGE if result.failures else EXIT_OK
     if args.baseline:
+        from mmlint import baseline
+
         hidden = baseline.hide(result.stores, args.baseline)
         if hidden:
             note(f"{hidden} finding{'' if hidden == 1 else 's'} hidden by the baseline {args.baseline}")
@@ -147,6 +157,25 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise api.CheckError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return status
+
+
+def _check_names(args: argparse.Namespace) -> None:
+    """Reject unknown rule selectors and an unknown ``--dialect`` or
+    ``--profile`` (a usage error for the whole command, before any store is
+    read).
+
+    Raises:
+        CheckError: the message names the unknown name and the closest known one.
+    """
+    from mmlint import rules
+    from mmlint.errors import CheckError
+
+    for code in rules.unknown_selectors(codes(args.select) | codes(args.ignore))[:1]:
+        from mmlint.suggest import did_you_mean, rule_names
+
+        raise CheckError(f"unknown rule {code!r} in --select/--ignore{did_you_mean(code, rule_names())}; "
+                         "'mmlint rules' lists them")
+    check_store_options(args)
 
 
 def _say_failures(result) -> None:

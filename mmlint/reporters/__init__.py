@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 REPORTERS: dict[str, str] = {
     "text": "mmlint.reporters.text:TextReporter",
@@ -76,9 +75,8 @@ class Reporter:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
-class Located:
-    """One diagnostic placed for display.
+class Located(NamedTuple):
+    """One diagnostic placed for display (immutable).
 
     Attributes:
         path: the diagnostic's file, relative to the current directory, with
@@ -98,7 +96,7 @@ def located(result: Any, cwd: str) -> list[Located]:
     its display path, in report order: path, line, column, rule code,
     message (findings on one line read left to right). Every reporter
     prints in this order."""
-    from mmlint.api import display_path
+    from mmlint.results import display_path
 
     items = [Located(display_path(res.found.path, d.span, cwd), d, res)
              for res in result.stores for d in res.diagnostics]
@@ -110,8 +108,8 @@ def located(result: Any, cwd: str) -> list[Located]:
 def store_path(res: Any, cwd: str) -> str:
     """The root of ``res`` (a :class:`mmlint.api.StoreResult`) relative to
     ``cwd``, with ``/`` separators (``"."`` when it is ``cwd``)."""
-    from mmlint.api import display_path
-    from mmlint.model import Span
+    from mmlint.results import display_path
+    from mmlint.span import Span
 
     return display_path(res.found.path, Span("."), cwd)
 

@@ -28,8 +28,10 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from mmlint.diagnostic import Diagnostic  # noqa: F401 - re-exported: rules build and return them
 from mmlint.gcpause import gc_paused
 from mmlint.model import Span, Store
+from mmlint.options import Options  # noqa: F401 - re-exported: the engine's input
 
 ERROR = "error"
 WARNING = "warning"
@@ -147,33 +149,6 @@ class Finding:
 
 
 @dataclass
-class Diagnostic:
-    """A finding stamped with its rule: the unit every reporter prints.
-
-    ``span.path`` is relative to the store root. ``fix`` is what reporters
-    show (``{"applicability": "safe"|"unsafe", "message": str}`` or
-    ``None``); ``edits`` is the change itself (see :class:`Fix`), used by
-    ``--fix`` and ``--diff`` and never printed.
-    """
-
-    code: str
-    name: str
-    severity: str
-    span: Span
-    message: str
-    hint: str | None = None
-    fix: dict[str, Any] | None = None
-    edits: dict[str, bytes] | None = field(default=None, repr=False, compare=False)
-    anchor: str | None = None
-
-    def sort_key(self) -> tuple:
-        """The report order: path, line, column, rule code, then message to
-        make it total (DESIGN "Rules and reports" orders by path, line and
-        rule id; findings on one line are read left to right, as ruff does)."""
-        return (self.span.path, self.span.line, self.span.column, self.code, self.message)
-
-
-@dataclass
 class Context:
     """What a rule sees: the store, its dialect module and the options.
 
@@ -239,30 +214,6 @@ class Context:
         if fm is None:
             return None
         return next((it for it in fm.items if it.key == key and it.parent is None), None)
-
-
-@dataclass
-class Options:
-    """Check options: configuration files (:mod:`mmlint.config`) with the
-    command line layered on top.
-
-    Attributes:
-        select: rule codes, names or code prefixes to run (empty: all that apply).
-        ignore: rule codes, names or code prefixes to skip.
-        severity: code or name -> severity override.
-        caps: cap overrides, e.g. ``{"index_lines": 150}``.
-        per_path_ignores: :class:`mmlint.config.PathIgnore` objects: rules
-            to skip in the files a glob matches.
-        hygiene: settings of the hygiene rules (``[tool.mmlint.hygiene]``,
-            :data:`mmlint.rules.hygiene.DEFAULTS`); absent keys take the default.
-    """
-
-    select: set[str] = field(default_factory=set)
-    ignore: set[str] = field(default_factory=set)
-    severity: dict[str, str] = field(default_factory=dict)
-    caps: dict[str, int] = field(default_factory=dict)
-    per_path_ignores: list[Any] = field(default_factory=list)
-    hygiene: dict[str, Any] = field(default_factory=dict)
 
 
 REGISTRY: dict[str, Rule] = {}
