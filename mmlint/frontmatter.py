@@ -21,6 +21,7 @@ reproduce untouched lines byte for byte.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +73,6 @@ class FMProblem:
     hint: str | None = None
 
 
-@dataclass
 class Frontmatter:
     """A parsed frontmatter block.
 
@@ -83,14 +83,71 @@ class Frontmatter:
         close_line: 1-based line number of the closing fence (0 when unclosed).
         body_offset: index in the text where the body starts (code points).
         problems: grammar findings.
+
+    A reader that keeps many blocks may :meth:`unload` the items: the block
+    then keeps its top-level keys (:meth:`top`) and computes ``items`` again
+    on first access.
     """
 
-    open_raw: str
-    items: list[Item]
-    close_raw: str | None
-    close_line: int
-    body_offset: int
-    problems: list[FMProblem] = field(default_factory=list)
+    __slots__ = ("open_raw", "close_raw", "close_line", "body_offset", "problems", "_items", "_reload", "_top")
+
+    def __init__(self, open_raw: str, items: list[Item], close_raw: str | None, close_line: int, body_offset: int,
+                 problems: list[FMProblem] | None = None) -> None:
+        self.open_raw = _FENCE if open_raw == _FENCE else open_raw
+        self.close_raw = _FENCE if close_raw == _FENCE else close_raw
+        self.close_line = close_line
+        self.body_offset = body_offset
+        self.problems = [] if problems is None else problems
+        self._items: list[Item] | None = items
+        self._reload: tuple | None = None
+        self._top: tuple[str, ...] | None = None
+
+    @property
+    def items(self) -> list[Item]:
+        """Every line between the fences, grouped into :class:`Item`."""
+        items = self._items
+        if items is None:
+            func, *args = self._reload or (list,)
+            items = self._items = func(*args)
+            self._reload = None
+        return items
+
+    @items.setter
+    def items(self, value: list[Item]) -> None:
+        self._items, self._reload = value, None
+
+    def unload(self, reload: tuple) -> None:
+        """Drop the items, keeping the top-level keys; ``reload`` is
+        ``(function, *args)`` whose call gives the same items back (the
+        reader parsing the same bytes again) and, called with
+        ``lines=True``, the text the block was parsed from."""
+        self._top = tuple(sys.intern(it.key) for it in self.items if it.parent is None and it.key)
+        self._items, self._reload = None, reload
+
+    def raw_lines(self) -> list[str]:
+        """Every raw line between the fences, each once (what the items'
+        ``raw`` lists hold together; without its ``\\n``, a ``\\r`` kept):
+        grouped by item while the items are loaded, in file order while
+        they are not (then the items are not loaded for it)."""
+        if self._items is None and self._reload is not None:
+            func, *args = self._reload
+            text = func(*args, lines=True)
+            lines = split_lines(text)
+            return lines[1:self.close_line - 1] if self.close_raw is not None else lines[1:]
+        return [r for it in self.items for r in it.raw]
+
+    @property
+    def loaded(self) -> bool:
+        """False while the items are unloaded (:meth:`unload`)."""
+        return self._items is not None
+
+    def top(self, key: str) -> Item | None:
+        """The first top-level item whose key is ``key`` (any kind), else
+        ``None``; answered without loading the items when no top-level
+        item has that key."""
+        if self._items is None and self._top is not None and key not in self._top:
+            return None
+        return next((it for it in self.items if it.key == key and it.parent is None), None)
 
     def get(self, key: str, parent: str | None = None) -> Item | None:
         """The last item for ``key`` at the given level (``parent=None``: top)."""
@@ -103,6 +160,21 @@ class Frontmatter:
     def keys(self) -> list[tuple[str | None, str]]:
         """``(parent, key)`` for every key item, in order."""
         return [(it.parent, it.key) for it in self.items if it.kind in ("scalar", "yaml", "parent")]
+
+    def _fields(self) -> tuple:
+        return (self.open_raw, self.items, self.close_raw, self.close_line, self.body_offset, self.problems)
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if isinstance(other, Frontmatter) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return (f"Frontmatter(open_raw={self.open_raw!r}, items={self.items!r}, close_raw={self.close_raw!r}, "
+                f"close_line={self.close_line!r}, body_offset={self.body_offset!r}, problems={self.problems!r})")
+
+
+_FENCE = "---"
 
 
 def _is_fence(line: str) -> bool:

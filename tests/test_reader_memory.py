@@ -72,3 +72,30 @@ def test_set_read_before_and_after_the_layout_is_built():
     assert note.layout.read["name"] is None and note.layout.read["summary"] == "d"
     note.layout.set_read("summary", "x")
     assert note.layout.read["summary"] == "x"
+
+
+def test_a_plain_check_loads_no_frontmatter_items(tmp_path):
+    root = make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) - h\n", "a.md": NOTE,
+                                       "b.md": NOTE.replace("name: a", "name: b\nmmlint-tags: 'x, y'")})
+    res = api.check([str(root)], profile="upstream")
+    by_path = {n.path: n for n in res.stores[0].store.notes}
+    assert not by_path["a.md"].frontmatter.loaded  # no carrier: F111 needs no item
+    assert by_path["b.md"].frontmatter.loaded  # a carrier: F111 reads the native item
+
+
+@pytest.mark.parametrize("root", _fm_stores(), ids=store_id)
+def test_unloaded_items_come_back_as_read(root):
+    res = _read(root)
+    for n in res.store.notes:
+        fm = n.frontmatter
+        if fm is None or not isinstance(n.layout, _fmnote.NoteLayout):
+            continue
+        assert not fm.loaded
+        unloaded_lines = fm.raw_lines()
+        assert not fm.loaded
+        assert sorted(unloaded_lines) == sorted(r for it in n.layout.fm.items for r in it.raw)
+        keys = [it.key for it in n.layout.fm.items if it.parent is None and it.key]
+        for key in set(keys) | {"absent-key", "mmlint-tags"}:
+            assert fm.top(key) == next((it for it in n.layout.fm.items if it.key == key and it.parent is None), None)
+        assert fm.items == n.layout.fm.items and fm.loaded and fm == n.layout.fm
+        assert fm.raw_lines() == [r for it in fm.items for r in it.raw]

@@ -146,12 +146,8 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
     """:func:`read_note` without the layout: ``(note, problems, parts)``
     where ``parts`` are the values of a :class:`NoteLayout` (``None``
     unless ``parts_wanted``)."""
-    dec = decode(data)
-    # CR-only files (classic Mac line endings) are read as if they used LF,
-    # as the recall-v1 spec §2 asks; the original bytes are kept for rewriting.
-    text = dec.text.replace("\r", "\n") if dec.newline == "\r" else dec.text
+    dec, text, fm = _parse(data, raw)
     problems: list[Problem] = []
-    fm = fmmod.parse(text)
     note = Note(path=path, slug=slug, category=category)
     read: dict[str, Any] = {}
     field_items: dict[str, fmmod.Item] = {}
@@ -169,9 +165,6 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
         for it in fm.items:
             if it.kind not in ("scalar", "yaml"):
                 continue
-            if raw and len(it.raw) == 1:
-                it.value = it.raw[0].rstrip("\r").partition(":")[2].strip()
-                it.kind, it.quote = "scalar", None
             fieldname = keymap.get(it.key)
             if fieldname is None and it.key.startswith(carriers.PREFIX) and it.parent in (None, NEST):
                 back = carriers.restore(it.key, it.value)
@@ -264,6 +257,8 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
         first_nl = text.find("\n")
         note.unclosed_head = to_lf(text[first_nl + 1 :]) if first_nl >= 0 else ""
     if not parts_wanted:
+        if fm is not None:
+            fm.unload((_items_of, data, raw))  # rules rarely need them; _items_of makes them again
         return note, problems, None
     for f in list(keymap.values()) + [f for f in NOTE_FIELDS if f not in keymap.values()]:
         read[f] = getattr(note, f)
@@ -273,6 +268,34 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
     parts = {"bom": dec.bom, "newline": dec.newline or "\n", "fm": fm, "head": head, "body_raw": body_raw,
              "body_lf": body_lf, "lead_blank": lead, "read": read, "field_items": field_items}
     return note, problems, parts
+
+
+def _parse(data: bytes, raw: bool) -> tuple[Any, str, fmmod.Frontmatter | None]:
+    """``(Decoded, text, frontmatter)`` of a note's bytes: the one decode,
+    CR-only line ends read as LF, and (``raw``) one-line values read as a
+    reader with no YAML reads them (see :func:`read_note`)."""
+    dec = decode(data)
+    # CR-only files (classic Mac line endings) are read as if they used LF,
+    # as the recall-v1 spec §2 asks; the original bytes are kept for rewriting.
+    text = dec.text.replace("\r", "\n") if dec.newline == "\r" else dec.text
+    fm = fmmod.parse(text)
+    if raw and fm is not None:
+        for it in fm.items:
+            if it.kind in ("scalar", "yaml") and len(it.raw) == 1:
+                it.value = it.raw[0].rstrip("\r").partition(":")[2].strip()
+                it.kind, it.quote = "scalar", None
+    return dec, text, fm
+
+
+def _items_of(data: bytes, raw: bool, lines: bool = False) -> Any:
+    """The frontmatter items :func:`read_note` read from ``data`` (for an
+    unloaded :class:`~mmlint.frontmatter.Frontmatter`); with ``lines``, the
+    text they were parsed from instead (nothing parsed)."""
+    if lines:
+        dec = decode(data)
+        return dec.text.replace("\r", "\n") if dec.newline == "\r" else dec.text
+    fm = _parse(data, raw)[2]
+    return fm.items if fm is not None else []
 
 
 def _as_text(value: Any) -> str:

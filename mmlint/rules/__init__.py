@@ -213,7 +213,7 @@ class Context:
         fm = note.frontmatter
         if fm is None:
             return None
-        return next((it for it in fm.items if it.key == key and it.parent is None), None)
+        return fm.top(key)
 
 
 REGISTRY: dict[str, Rule] = {}

@@ -131,8 +131,8 @@ def _instance(ctx: Context, note) -> dict:
             continue
         if key == "scope" and value == "":
             continue
-        native = ctx.frontmatter_item(note, key)
-        if native is not None and isinstance(native.value, str) and ctx.frontmatter_item(note, "mmlint-" + field) is not None:
+        native = ctx.frontmatter_item(note, key) if ctx.frontmatter_item(note, "mmlint-" + field) is not None else None
+        if native is not None and isinstance(native.value, str):
             value = native.value  # written in the dialect's form; the carrier keeps the original
         if key == "tags" and ctx.store.dialect == "workspace":
             item = ctx.frontmatter_item(note, "tags")

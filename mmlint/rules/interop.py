@@ -188,9 +188,9 @@ def _yaml_view(ctx: Context, note: Any) -> tuple[Any, str | None] | None:
     fm = note.frontmatter
     if fm is None or fm.close_raw is None:
         return None
-    raws = [r for it in fm.items for r in it.raw]
-    if not any(_risky(r) for r in raws):
+    if not any(_risky(r) for r in fm.raw_lines()):
         return None
+    raws = [r for it in fm.items for r in it.raw]
     key = "yaml:" + note.path
     if key not in ctx.cache:
         from mmlint.frontmatter import yaml_load
