@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 
 KINDS = ("email", "phone", "national-id")
@@ -35,6 +36,11 @@ _EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-
 _PHONE_RE = re.compile(r"(\+?\(?\d[\d ()-]{7,22}\d)(?![\w/]|[.-]\d)")
 #: Every digit-based kind needs three digits in a row: one cheap scan decides whether to look.
 _DIGITS_RE = re.compile(r"\d\d\d")
+# A run of digits, spaces, parentheses and hyphens from its first digit, of 6
+# characters or more (one greedy class, nothing after it: a failed start costs
+# at most 6 steps, a match ends its run). Every digit-based match lies in one.
+_RUN_RE = re.compile(r"\d[\d ()-]{5,}")
+_NOT_NINO_RE = re.compile(r"[()-]")
 # Patterns start with their first character class (no leading lookbehind, which
 # Python would evaluate at every position); the character before a match is
 # checked in Python (:func:`_free_before`).
@@ -92,6 +98,11 @@ def find(text: str, kinds: tuple[str, ...] | frozenset[str] = KINDS) -> Iterator
         for m in _EMAIL_RE.finditer(text):
             if not _reserved(m.group().rsplit("@", 1)[1]):
                 yield Hit("email", "e-mail address", m.start(), m.group())
+    ids_or_phones, ninos = _digit_gates(text)
+    if not ids_or_phones:
+        if ninos and "national-id" in kinds:
+            yield from _ninos(text)
+        return
     if _DIGITS_RE.search(text) is None:
         if "national-id" in kinds:
             yield from _ninos(text)
@@ -101,6 +112,32 @@ def find(text: str, kinds: tuple[str, ...] | frozenset[str] = KINDS) -> Iterator
         yield from ids
     if "phone" in kinds:
         yield from _phones(text, {h.offset for h in ids})
+
+
+def _digit_gates(text: str) -> tuple[bool, bool]:
+    """``(ids_or_phones, ninos)``: whether ``text`` has a run of digits,
+    spaces, parentheses and hyphens holding 9 digits (a US, Korean or Chinese
+    identity number or a phone number needs one: 9, 13, 17 and 9-15 digits),
+    and whether it has one holding 6 digits with only spaces between them
+    (a UK National Insurance number needs that). Either ``False`` means
+    those scanners would find nothing; one linear scan, only at digits."""
+    ninos = False
+    for run in _RUN_RE.findall(text):
+        g = _run_gate(run)
+        if g == 2:
+            return True, True
+        ninos = ninos or g == 1
+    return False, ninos
+
+
+@lru_cache(maxsize=4096)
+def _run_gate(run: str) -> int:
+    """2: ``run`` holds 9 digits; 1: 6 digits with only spaces between them;
+    else 0 (runs repeat: dates, versions)."""
+    digits = len(run) - run.count(" ") - run.count("(") - run.count(")") - run.count("-")
+    if digits >= 9:
+        return 2
+    return 1 if digits >= 6 and any(len(p) - p.count(" ") >= 6 for p in _NOT_NINO_RE.split(run)) else 0
 
 
 def _national_ids(text: str) -> Iterator[Hit]:
