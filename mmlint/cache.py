@@ -25,8 +25,8 @@ check read; every folder with its mode and inode; the folders that could not
 be listed; every configuration file that could apply (each name of
 :data:`mmlint.config.NAMES` in the store folder and every folder above it,
 or the ``--config`` file) with its ``stat`` and hash; and mmlint itself
-(:func:`code_stamp`: the version, the interpreter, the installed
-packages, and the size and ``mtime_ns`` of every file of the package and
+(:func:`code_stamp`: the version, the interpreter, today's date, the
+installed packages, and the size and ``mtime_ns`` of every file of the package and
 its schemas). A later check is
 a hit when the tree has the same files and folders and every file either has
 the same ``stat`` as recorded or, read again, the same hash; then detection,
@@ -97,8 +97,9 @@ _STAMP: list[str] = []
 
 
 def code_stamp() -> str:
-    """mmlint's identity as text: the version, the interpreter, the
-    ``mtime_ns`` of each ``site-packages`` folder on ``sys.path`` (a package
+    """mmlint's identity as text: the version, the interpreter, today's
+    local date (some rules compare dates with today, so a result holds for
+    the day it was computed), the ``mtime_ns`` of each ``site-packages`` folder on ``sys.path`` (a package
     installed or removed: a third-party dialect can change what detection
     decides), and the size and ``mtime_ns`` of every ``.py`` and ``.json``
     file of the package and of its schemas (a changed checkout is a
@@ -106,7 +107,8 @@ def code_stamp() -> str:
     if _STAMP:
         return _STAMP[0]
     here = os.path.dirname(os.path.abspath(__file__))
-    parts = [f"mmlint {__version__} cache {FORMAT}", sys.version, sys.prefix]
+    # the local date: rules compare dates with today (future-date, expired or stale notes)
+    parts = [f"mmlint {__version__} cache {FORMAT}", sys.version, sys.prefix, time.strftime("%Y-%m-%d")]
     for entry in sys.path:  # installing or removing a package (a third-party dialect) touches these
         if entry and os.path.basename(entry) in ("site-packages", "dist-packages"):
             try:

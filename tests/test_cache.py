@@ -160,6 +160,8 @@ def _later(monkeypatch, seconds: float = 10.0) -> None:
     import time as _time
 
     class _Clock:
+        strftime = staticmethod(_time.strftime)
+
         @staticmethod
         def time_ns() -> int:
             return _time.time_ns() + int(seconds * 1e9)
@@ -289,3 +291,21 @@ def test_warm_cli_run_loads_no_rules_dialects_model_or_heavy_library(tmp_path, m
                          env=dict(os.environ, MMLINT_CACHE_DIR=str(d)))
     cold = subprocess.run([sys.executable, "-m", "mmlint", *cmd[3:], "--no-cache"], capture_output=True, text=True)
     assert out.returncode == cold.returncode == 1 and json.loads(out.stdout) == json.loads(cold.stdout)
+
+
+def test_a_result_holds_for_the_day_it_was_computed(tmp_path, cache_dir, monkeypatch):
+    """future-date, expired and stale notes are judged against today: a
+    result of yesterday is not today's."""
+    import datetime
+
+    root = make_store(tmp_path / "s", {
+        "MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) - h\n",
+        "a.md": f"---\nname: a\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: "
+                f"{datetime.date.today() + datetime.timedelta(days=2)}\n---\n\nA fact.\n"})
+    _later(monkeypatch)
+    first = api.check([str(root)], profile="upstream", cache=True)
+    assert any(d.code == "F118" for d in first.stores[0].diagnostics)
+    assert api.cached([str(root)], profile="upstream") is not None
+    monkeypatch.setattr(cache, "_STAMP", [])
+    monkeypatch.setattr(cache.time, "strftime", lambda fmt, *a: "2999-01-01")
+    assert api.cached([str(root)], profile="upstream") is None
