@@ -169,11 +169,12 @@ def _configure(paths, dialect, profile, cwd, config, isolated):
         yield found, conf, conf.store_choice(dialect, profile)
 
 
-def lint(store: Store, options) -> list:
-    """The diagnostics of ``store`` under ``options`` (sorted, store-relative)."""
+def lint(store: Store, options, partial=None) -> list:
+    """The diagnostics of ``store`` under ``options`` (sorted, store-relative);
+    ``partial``: see :func:`mmlint.rules.run`."""
     from mmlint import dialects, rules
 
-    return rules.run(store, dialects.get(store.dialect), options)
+    return rules.run(store, dialects.get(store.dialect), options, partial)
 
 
 def check(paths: list[str], dialect: str | None = None, profile: str | None = None, options=None,
@@ -291,8 +292,16 @@ def _checked(paths, dialect, profile, options, cwd, config, isolated, cache) -> 
         res = _read(found, d, name, prof, ev)
         res.options = conf.options(options)
         res.config = conf.path
-        res.diagnostics = lint(res.store, res.options)
-        if pr is not None:
-            pr.record(res, config, isolated)
+        if pr is None:
+            res.diagnostics = lint(res.store, res.options)
+        else:
+            # the note rules run on changed notes only; the others' findings come from the entry
+            from mmlint.rules import Partial
+
+            shas = cache_mod.file_hashes(res.store)
+            note_ctx = cache_mod.note_context(res, shas)
+            partial = Partial(cache_mod.reusable(pr.entry, res, shas, note_ctx))
+            res.diagnostics = lint(res.store, res.options, partial)
+            pr.record(res, config, isolated, shas, partial, note_ctx)
         out.append(res)
     return out

@@ -42,6 +42,17 @@ are more than :data:`RACY_NS` older than the moment that check began
 (``scan_ns`` in the entry); a file that is not is read and hashed again
 (and the entry rewritten, so the next check trusts it).
 
+**One changed note.** The entry also keeps, per note, the raw findings of
+the note rules (:data:`mmlint.rules.NOTE`: rules whose findings on a note
+depend on that note alone) with the hash of the note's bytes, under a
+context hash (:func:`note_context`: options, dialect, profile, the
+configuration file, the paths of all notes and the hash of every file that
+is not a note). A check that misses reads the whole store and runs every
+store rule, but runs the note rules only on the notes whose bytes changed
+and takes the recorded findings of the others (:class:`mmlint.rules.Partial`);
+ignores and suppressions then apply as in a cold run. A changed index or
+any other non-note file changes the context: every note is checked again.
+
 The cache is never trusted for a store read by a third-party dialect
 (its code is not in the stamp), nor under a configuration that uses
 ``extend`` (the extended files are not recorded): such stores are always
@@ -300,6 +311,8 @@ class Probe:
             return None
         limit = e["scan_ns"] - RACY_NS
         stale = [rel for rel, row in self.files.items() if not _trusted(row, recorded[rel][0], limit)]
+        if stale and e.get("mtime_sensitive"):
+            return None  # a rule read modification times (not-updated): a touched file is a change
         for rel in stale:
             sha = recorded[rel][1]
             if sha is None or sha == "-" or len(self.files[rel]) < 6:
@@ -334,22 +347,30 @@ class Probe:
             _write(self.text, self.entry)
             self._dirty = False
 
-    def record(self, res: Any, config: str | None, isolated: bool) -> None:
+    def record(self, res: Any, config: str | None, isolated: bool, shas: dict[str, str] | None = None,
+               partial: Any = None, note_ctx: str | None = None) -> None:
         """Record the full check ``res`` (a :class:`mmlint.results.StoreResult`
         with its model and diagnostics) of this store; ``config`` and
-        ``isolated`` are the command line's. The
-        hashes are those of the bytes the check read; the ``stat`` rows are
-        the ones taken before it read them. Errors ignored."""
+        ``isolated`` are the command line's. ``shas`` are the hashes of the
+        bytes the check read (:func:`file_hashes`; computed when not given),
+        while the ``stat`` rows are the ones taken before it read them.
+        With ``partial`` (the :class:`mmlint.rules.Partial` the check ran
+        with) and its ``note_ctx`` (:func:`note_context`), the note rules'
+        findings are kept per note for :func:`reusable`. Errors ignored."""
         from mmlint import dialects
 
         store = res.store
-        files: dict[str, list] = {}
-        for rel, row in self.files.items():
-            rec = store.files.get(rel)
-            sha = None
-            if rec is not None:
-                sha = _sha(rec.data) if rec.data is not None else "-"
-            files[rel] = [row, sha]
+        if shas is None:
+            shas = file_hashes(store)
+        files = {rel: [row, shas.get(rel)] for rel, row in self.files.items()}
+        note_diags = None
+        if partial is not None and not partial.stray and note_ctx is not None:
+            note_diags = {}
+            for part in (partial.reuse, partial.fresh):
+                for path, ds in part.items():
+                    sha = shas.get(path)
+                    if sha not in (None, "-"):
+                        note_diags[path] = [sha, [_dump(d) for d in ds]]
         cands = config_candidates(res.found.path, config, isolated)
         cfiles = []
         extends = False
@@ -360,15 +381,67 @@ class Probe:
                 extends = True
             cfiles.append([path, row, _sha(data) if data is not None else None])
         ev = res.evidence
-        entry = {"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "scan_ns": self.scan_ns,
+        from mmlint.rules.hygiene import DEFAULTS
+
+        stale_days = (res.options.hygiene if res.options is not None else {}).get("stale-days", DEFAULTS["stale-days"])
+        entry = {"mtime_sensitive": bool(stale_days),"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "scan_ns": self.scan_ns,
                  "trusted": res.dialect in dialects.BUILTIN and not extends,
                  "files": files, "folders": self.folders, "errors": self.errors, "config_files": cfiles,
                  "dialect": res.dialect, "profile": res.profile, "config": res.config, "warnings": list(res.warnings),
                  "evidence": [ev.dialect, ev.profile, ev.score, list(ev.reasons)] if ev is not None else None,
                  "diagnostics": [_dump(d) for d in res.diagnostics],
+                 "note_ctx": note_ctx if note_diags is not None else None, "note_diags": note_diags,
                  "notes": [n.path for n in store.notes], "index": store.index.path if store.index is not None else None}
         self.entry = entry
         _write(self.text, entry)
+
+
+def file_hashes(store: Any) -> dict[str, str]:
+    """Store-relative path -> SHA-256 (hex) of the bytes read, ``"-"`` for
+    a file that was not read, for every file of ``store`` (a model)."""
+    return {rel: (_sha(rec.data) if rec.data is not None else "-") for rel, rec in store.files.items()}
+
+
+def note_context(res: Any, shas: dict[str, str]) -> str:
+    """What the note rules' findings on every note depend on besides the
+    note itself (:data:`mmlint.rules.NOTE`): the options, dialect, profile
+    and configuration file of ``res`` (a :class:`mmlint.results.StoreResult`),
+    the paths of all notes, and the hash of every file that is not a note
+    (the index, auxiliary files). Hex SHA-256."""
+    import hashlib
+
+    notes = sorted({n.path for n in res.store.notes})
+    h = hashlib.sha256()
+    for part in [options_text(res.options), res.dialect, repr(res.profile), repr(res.config), *notes]:
+        h.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    note_set = set(notes)
+    for rel in sorted(shas):
+        if rel not in note_set:
+            h.update(f"{rel}\0{shas[rel]}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def reusable(entry: dict[str, Any] | None, res: Any, shas: dict[str, str], note_ctx: str) -> dict[str, list]:
+    """Note path -> the note rules' raw diagnostics recorded in ``entry``
+    for every note of ``res`` whose bytes are unchanged, when the entry is
+    trusted and was recorded under the same ``note_ctx``
+    (:func:`note_context`); ``{}`` otherwise. For
+    :class:`mmlint.rules.Partial`."""
+    if entry is None or not entry.get("trusted") or entry.get("note_ctx") != note_ctx:
+        return {}
+    table = entry.get("note_diags")
+    if not isinstance(table, dict):
+        return {}
+    out = {}
+    try:
+        for n in res.store.notes:
+            got = table.get(n.path)
+            sha = shas.get(n.path)
+            if got is not None and sha not in (None, "-") and got[0] == sha:
+                out[n.path] = [_load_diag(x) for x in got[1]]
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+        return {}
+    return out
 
 
 def probe(found_path: str, dialect: str | None, profile: str | None, options: Any, config: str | None,
@@ -507,7 +580,7 @@ def _write(text: str, payload: dict[str, Any]) -> None:
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".json")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(payload, fh, ensure_ascii=True, separators=(",", ":"))
+                fh.write(json.dumps(payload, ensure_ascii=True, separators=(",", ":")))  # one write: dump() writes per token
             os.replace(tmp, path)
         except BaseException:
             try:

@@ -309,3 +309,83 @@ def test_a_result_holds_for_the_day_it_was_computed(tmp_path, cache_dir, monkeyp
     monkeypatch.setattr(cache, "_STAMP", [])
     monkeypatch.setattr(cache.time, "strftime", lambda fmt, *a: "2999-01-01")
     assert api.cached([str(root)], profile="upstream") is None
+
+
+# --- per-note results (issue 9 item 3, step 2) -------------------------------
+
+
+def _spy_partial(monkeypatch) -> list:
+    """The :class:`mmlint.rules.Partial` of every engine run from now on."""
+    seen: list = []
+    real = rules.run
+
+    def spy(store, dialect, options=None, partial=None):
+        out = real(store, dialect, options, partial)
+        seen.append(partial)
+        return out
+
+    monkeypatch.setattr(rules, "run", spy)
+    return seen
+
+
+def test_one_changed_note_of_2000_reruns_the_note_rules_on_it_alone(tmp_path, cache_dir, monkeypatch):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    import bench
+
+    root = tmp_path / "s"
+    bench.make_store(str(root), 2000, "plain")
+    api.check([str(root)], profile="upstream", cache=True)
+    note = root / "project-note-1002.md"
+    note.write_text(note.read_text().replace("type: project", "type: projekt").replace("**Why:**", "Why"))
+    seen = _spy_partial(monkeypatch)
+    warm = api.check([str(root)], profile="upstream", cache=True)
+    assert not warm.stores[0].cached
+    assert len(seen) == 1 and list(seen[0].fresh) == ["project-note-1002.md"] and len(seen[0].reuse) == 1999
+    cold = api.check([str(root)], profile="upstream", cache=False)
+    assert _dump(warm) == _dump(cold)
+    assert any(d.span.path == "project-note-1002.md" and d.code == "F112" for d in warm.stores[0].diagnostics)
+
+
+def test_partial_runs_suppress_and_ignore_as_a_full_run_does(tmp_path, cache_dir, monkeypatch):
+    body = {"a.md": "<!-- mmlint-disable-file F113 -->\nA fact.\n",
+            "b.md": "Another fact.\n<!-- mmlint-disable-next-line F119 -->\nnothing here\n",
+            "c.md": "Third fact.\n", "d.md": "Fourth.\n"}
+    files = {"MEMORY.md": "# Memory Index\n\n## reference\n" + "".join(f"- [{p}]({p}) - h\n" for p in sorted(body)),
+             ".mmlint.toml": '[per-path-ignores]\n"c.md" = ["F113"]\n'}
+    for p, text in body.items():
+        files[p] = (f"---\nname: {p[0]}\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n"
+                    f"colour: blue\n---\n\n{text}")
+    root = make_store(tmp_path / "s", files)
+    seen = _spy_partial(monkeypatch)
+    first = api.check([str(root)], profile="upstream", cache=True)
+    assert {d.code for d in first.stores[0].diagnostics} >= {"F113", "Q101"}  # d.md unsuppressed; b.md's comment unused
+    edits = [("d.md", "Fourth.\n", "Fourth, changed.\n"),
+             ("a.md", "<!-- mmlint-disable-file F113 -->\n", ""),  # the suppression itself goes
+             ("c.md", "Third fact.\n", "Third fact, changed.\n"),
+             ("b.md", "nothing here\n", "nothing here, changed\n")]
+    for path, old, new in edits:
+        p = root / path
+        p.write_text(p.read_text().replace(old, new))
+        seen.clear()
+        warm = api.check([str(root)], profile="upstream", cache=True)
+        assert list(seen[0].fresh) == [path], path
+        assert _dump(warm) == _dump(api.check([str(root)], profile="upstream", cache=False)), path
+    # a changed index (not a note) invalidates every note's findings: all notes run again
+    (root / "MEMORY.md").write_text((root / "MEMORY.md").read_text() + "\n")
+    seen.clear()
+    warm = api.check([str(root)], profile="upstream", cache=True)
+    assert sorted(seen[0].fresh) == sorted(body) and seen[0].reuse == {}
+    assert _dump(warm) == _dump(api.check([str(root)], profile="upstream", cache=False))
+
+
+def test_a_touch_is_a_change_when_not_updated_reads_modification_times(tmp_path, cache_dir, monkeypatch):
+    files = {"MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) - h\n",
+             "a.md": "---\nname: a\ndescription: d\ntype: reference\n---\n\nA fact.\n",
+             ".mmlint.toml": "[hygiene]\nstale-days = 30\n"}
+    root = make_store(tmp_path / "s", files)
+    _later(monkeypatch)
+    first = api.check([str(root)], profile="claude-code", cache=True)
+    assert not any(d.code == "H104" for d in first.stores[0].diagnostics)
+    os.utime(root / "a.md", (1, 1))  # same bytes, modified in 1970
+    again = api.check([str(root)], profile="claude-code", cache=True)
+    assert not again.stores[0].cached and any(d.code == "H104" for d in again.stores[0].diagnostics)

@@ -45,6 +45,17 @@ SAFE = "safe"
 UNSAFE = "unsafe"
 NO_FIX = "none"
 
+#: What a rule's findings depend on (:attr:`Rule.scope`). A ``note`` rule's
+#: findings on a note depend only on that note (its file and its model) and
+#: on what is not a note (dialect, profile, options, the index and other
+#: non-note files), and they lie in the note's own file; the engine may then
+#: run it on the changed notes alone and reuse its findings on the others
+#: (:class:`Partial`). Every other rule (comparing notes, orphans, dangling
+#: links, duplicates, caps over the index) is a ``store`` rule: always run
+#: on the whole store. Unclassified rules are ``store`` rules.
+NOTE = "note"
+STORE = "store"
+
 #: The one principle every default severity follows (``docs/rules.md``
 #: prints it; DESIGN "Rules and reports").
 SEVERITY_PRINCIPLE = (
@@ -80,6 +91,8 @@ class Rule:
             (``workspace``): the default severity there when it differs from
             ``severity``, because the owning tool of that dialect or profile
             refuses what another tolerates (:data:`SEVERITY_PRINCIPLE`).
+        scope: :data:`NOTE` or :data:`STORE` (default): what its findings
+            depend on (see :data:`NOTE`).
     """
 
     code: str
@@ -92,6 +105,7 @@ class Rule:
     doc: str
     fix: str = NO_FIX
     severity_by: tuple[tuple[str, str], ...] = ()
+    scope: str = STORE
 
     @property
     def summary(self) -> str:
@@ -223,17 +237,20 @@ _loaded = False
 
 def rule(code: str, name: str, severity: str, dialects: Iterable[str] | None = None,
          profiles: Iterable[str] | None = None, fix: str = NO_FIX,
-         severity_by: dict[str, str] | None = None) -> Callable[[Callable], Callable]:
+         severity_by: dict[str, str] | None = None, scope: str = STORE) -> Callable[[Callable], Callable]:
     """Register a rule function (see module docs); ``fix`` is its fix safety;
     ``severity_by`` maps an engramory profile to the default severity there
-    when it differs from ``severity``.
+    when it differs from ``severity``; ``scope`` is :data:`NOTE` for a rule
+    whose findings on a note depend on that note alone (see :data:`NOTE`;
+    ``tests/test_scope.py`` holds every such rule to it), else :data:`STORE`.
 
     Raises:
-        ValueError: a code or name registered twice, a bad severity or fix safety.
+        ValueError: a code or name registered twice, a bad severity, fix safety or scope.
     """
 
     def deco(func: Callable) -> Callable:
-        _register(code, name, severity, dialects, profiles, func, func.__doc__ or "", func.__module__, fix, severity_by)
+        _register(code, name, severity, dialects, profiles, func, func.__doc__ or "", func.__module__, fix, severity_by,
+                  scope)
         return func
 
     return deco
@@ -252,7 +269,9 @@ def _caller_module() -> str:
     return sys._getframe(2).f_globals.get("__name__", "")
 
 
-def _register(code, name, severity, dialects, profiles, func, doc, module, fix, severity_by=None) -> None:
+def _register(code, name, severity, dialects, profiles, func, doc, module, fix, severity_by=None, scope=STORE) -> None:
+    if scope not in (NOTE, STORE):
+        raise ValueError(f"rule {code}: bad scope {scope!r}")
     if severity not in SEVERITIES or any(v not in SEVERITIES for v in (severity_by or {}).values()):
         raise ValueError(f"rule {code}: bad severity {severity!r} / {severity_by!r}")
     if fix not in (SAFE, UNSAFE, NO_FIX):
@@ -262,7 +281,7 @@ def _register(code, name, severity, dialects, profiles, func, doc, module, fix, 
     family = module.rsplit(".", 1)[-1]
     REGISTRY[code] = Rule(code, name, severity, frozenset(dialects) if dialects else None,
                           frozenset(profiles) if profiles else None, family, func, doc, fix,
-                          tuple(sorted((severity_by or {}).items())))
+                          tuple(sorted((severity_by or {}).items())), scope)
     _BY_NAME[name] = code
 
 
@@ -324,7 +343,28 @@ def _path_ignored(r: Rule, store: Store, options: Options, path: str) -> bool:
     return any(pi.matches(full) and matches(r, pi.codes) for pi in options.per_path_ignores)
 
 
-def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diagnostic]:
+class Partial:
+    """A run that reuses note-rule findings (see :data:`NOTE`): what
+    :func:`run` takes and gives back besides the diagnostics.
+
+    Attributes:
+        reuse: note path -> the raw diagnostics (stamped, before
+            per-path ignores and suppressions) that the :data:`NOTE` rules
+            gave on that note in an earlier run of the same store, options
+            and non-note files; those notes are not run again (input).
+        fresh: note path -> the raw :data:`NOTE`-rule diagnostics of every
+            note run now, ``[]`` for a note without any (output).
+        stray: a :data:`NOTE` rule gave a finding outside the file of the
+            notes it ran on, so its findings cannot be kept per note (output).
+    """
+
+    def __init__(self, reuse: dict[str, list[Diagnostic]] | None = None):
+        self.reuse: dict[str, list[Diagnostic]] = reuse or {}
+        self.fresh: dict[str, list[Diagnostic]] = {}
+        self.stray = False
+
+
+def run(store: Store, dialect: Any, options: Options | None = None, partial: Partial | None = None) -> list[Diagnostic]:
     """Run every applicable rule on ``store``; diagnostics sorted by path,
     line, column, rule code (:meth:`Diagnostic.sort_key`). Paths stay
     store-relative.
@@ -332,20 +372,49 @@ def run(store: Store, dialect: Any, options: Options | None = None) -> list[Diag
     Findings in files that ``per-path-ignores`` exempt from their rule are
     dropped, then inline suppressions apply (and report themselves when
     unused or unknown, :mod:`mmlint.rules.suppressions`).
+
+    With ``partial`` (:class:`Partial`), the :data:`NOTE` rules run only on
+    the notes not in ``partial.reuse`` (a view of the store holding just
+    those notes) and the reused diagnostics stand in for the others before
+    ignores and suppressions apply, exactly as in a full run;
+    ``partial.fresh`` and ``partial.stray`` are filled in.
     """
     with gc_paused():
-        return _run(store, dialect, options or Options())
+        return _run(store, dialect, options or Options(), partial)
 
 
-def _run(store: Store, dialect: Any, options: Options) -> list[Diagnostic]:
+def _note_view(store: Store, skip: dict[str, Any]) -> Store:
+    """``store`` with only the notes whose path is not in ``skip``."""
+    return Store(root=store.root, dialect=store.dialect, profile=store.profile, index=store.index,
+                 notes=[n for n in store.notes if n.path not in skip], files=store.files, problems=store.problems,
+                 origin=store.origin)
+
+
+def _run(store: Store, dialect: Any, options: Options, partial: Partial | None = None) -> list[Diagnostic]:
     rules = load()
     ctx = Context(store, dialect, options)
+    nctx = ctx if partial is None or not partial.reuse else Context(_note_view(store, partial.reuse), dialect, options)
     out: list[Diagnostic] = []
+    by_note: list[Diagnostic] = []
     for r in rules.values():
         if not runs_on(r, store, options) or r.func is None:
             continue
-        for f in r.func(ctx):
-            out.append(_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store))
+        note_rule = r.scope == NOTE
+        for f in r.func(nctx if note_rule else ctx):
+            d = _stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store)
+            out.append(d)
+            if note_rule:
+                by_note.append(d)
+    if partial is not None:
+        partial.fresh = {n.path: [] for n in nctx.store.notes}
+        for d in by_note:
+            got = partial.fresh.get(d.span.path)
+            if got is None:
+                partial.stray = True
+            else:
+                got.append(d)
+        for ds in partial.reuse.values():
+            out.extend(ds)
     for p in store.problems:
         r = rules.get(p.code)
         if r is None:

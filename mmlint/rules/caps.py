@@ -10,7 +10,7 @@ def _cap(ctx: Context, key: str, default: int) -> int:
     return int(ctx.options.caps.get(key, default))
 
 
-@rule("C101", "note-too-large", ERROR, dialects=("engramory",), profiles=("recall-v1", "upstream"))
+@rule("C101", "note-too-large", ERROR, dialects=("engramory",), profiles=("recall-v1", "upstream"), scope="note")
 def note_too_large(ctx: Context):
     """A note is larger than 4 MiB (4,194,304 bytes).
 

@@ -157,7 +157,7 @@ def _skip(ctx: Context, note) -> bool:
     return fm is None or fm.close_raw is None or ctx.is_history(note.path)
 
 
-@rule("F109", "missing-frontmatter", ERROR, dialects=("engramory",))
+@rule("F109", "missing-frontmatter", ERROR, dialects=("engramory",), scope="note")
 def missing_frontmatter(ctx: Context):
     """An engramory note has no ``---`` frontmatter block at its first line.
 
@@ -184,7 +184,7 @@ def _key_span(note, key: str, field: str) -> Span:
     return note.spans.get(field) or Span(note.path, 1, 1)
 
 
-@rule("F111", "missing-required-key", ERROR, dialects=_FM)
+@rule("F111", "missing-required-key", ERROR, dialects=_FM, scope="note")
 def missing_required_key(ctx: Context):
     """A required frontmatter key is missing (schema ``required``).
 
@@ -204,7 +204,7 @@ def missing_required_key(ctx: Context):
                 yield Finding(Span(n.path, 1, 1), f"{err.message} (schema path {err.pointer})")
 
 
-@rule("F112", "invalid-field-value", ERROR, dialects=_FM, severity_by={"workspace": WARNING})
+@rule("F112", "invalid-field-value", ERROR, dialects=_FM, severity_by={"workspace": WARNING}, scope="note")
 def invalid_field_value(ctx: Context):
     """A frontmatter value breaks its schema: a ``type`` outside
     user/feedback/project/reference, a date that is not ``YYYY-MM-DD`` (ASCII
@@ -236,7 +236,7 @@ def invalid_field_value(ctx: Context):
 CLAUDE_KEYS = {"metadata", "originSessionId", "node_type", "modified"}
 
 
-@rule("F113", "unknown-key", INFO, dialects=_FM)
+@rule("F113", "unknown-key", INFO, dialects=_FM, scope="note")
 def unknown_key(ctx: Context):
     """A frontmatter key that the dialect does not define.
 
@@ -333,7 +333,7 @@ def _labels(body: str) -> tuple[bool, bool, bool, bool]:
 
 
 @rule("F114", "missing-why-how", INFO, dialects=("engramory",), profiles=("upstream", "claude-code"),
-      severity_by={"upstream": ERROR})
+      severity_by={"upstream": ERROR}, scope="note")
 def missing_why_how(ctx: Context):
     """A feedback or project note lacks a ``Why:`` or ``How to apply:`` line
     in its body.
@@ -389,7 +389,7 @@ def missing_scope(ctx: Context):
 _LABEL_REST = _Label(_LEAD + r"(why|how[ \t]+to[ \t]+apply)[ \t]*" + _BOLD + r"[:：][ \t]*" + _BOLD + r"(.*)$")
 
 
-@rule("F116", "empty-why-how", INFO, dialects=("engramory",), profiles=("upstream", "claude-code"))
+@rule("F116", "empty-why-how", INFO, dialects=("engramory",), profiles=("upstream", "claude-code"), scope="note")
 def empty_why_how(ctx: Context):
     """A ``Why:`` or ``How to apply:`` label with nothing after it (on its
     line or below it, blank lines allowed, before the next label or
@@ -440,7 +440,7 @@ def _date(value):
         return None
 
 
-@rule("F117", "dates-out-of-order", WARNING, dialects=_FM)
+@rule("F117", "dates-out-of-order", WARNING, dialects=_FM, scope="note")
 def dates_out_of_order(ctx: Context):
     """``updated`` is earlier than ``created``.
 
@@ -455,7 +455,7 @@ def dates_out_of_order(ctx: Context):
             yield Finding(n.spans.get("updated") or Span(n.path, 1, 1), f"updated {n.updated} is earlier than created {n.created}")
 
 
-@rule("F118", "future-date", WARNING, dialects=_FM)
+@rule("F118", "future-date", WARNING, dialects=_FM, scope="note")
 def future_date(ctx: Context):
     """``created`` or ``updated`` lies in the future (more than a day ahead
     of today, to allow for time zones).
@@ -479,7 +479,7 @@ _RELATIVE = re.compile(r"\b(?:yesterday|today|tomorrow|last (?:week|month|year|n
                        r"|a few days ago|recently)\b|昨天|今天|明天|上周|下周|上个月|下个月|最近", re.IGNORECASE)
 
 
-@rule("F119", "relative-date", WARNING, dialects=("engramory",), profiles=("upstream", "recall-v1"))
+@rule("F119", "relative-date", WARNING, dialects=("engramory",), profiles=("upstream", "recall-v1"), scope="note")
 def relative_date(ctx: Context):
     """A project note uses a relative date ("last week", "tomorrow", "上周").
 

@@ -203,7 +203,7 @@ def _expires(n: Note) -> tuple[Any, str] | None:
     return None
 
 
-@rule("H103", "expired-note", WARNING)
+@rule("H103", "expired-note", WARNING, scope="note")
 def expired_note(ctx: Context):
     """A note's ``expires:`` date (frontmatter, ``metadata:``, or an mm entry's
     ``- **expires:**`` line) is in the past.

@@ -199,7 +199,7 @@ def _yaml_view(ctx: Context, note: Any) -> tuple[Any, str | None] | None:
     return ctx.cache[key]
 
 
-@rule("X104", "frontmatter-not-yaml", ERROR, dialects=("engramory",), profiles=("claude-code",))
+@rule("X104", "frontmatter-not-yaml", ERROR, dialects=("engramory",), profiles=("claude-code",), scope="note")
 def frontmatter_not_yaml(ctx: Context):
     """A note's frontmatter is not valid YAML, so Claude Code (which parses
     frontmatter as YAML) sees none of its fields.
@@ -255,7 +255,7 @@ def _text(value: Any) -> str | None:
     return str(value)
 
 
-@rule("X105", "yaml-reads-differently", WARNING, dialects=_FM)
+@rule("X105", "yaml-reads-differently", WARNING, dialects=_FM, scope="note")
 def yaml_reads_differently(ctx: Context):
     """A frontmatter value that YAML reads differently from the line-based
     ``key: value`` grammar: an unquoted `` #`` starts a YAML comment (YAML
@@ -288,7 +288,7 @@ def yaml_reads_differently(ctx: Context):
                               hint="quote the value so both readings agree")
 
 
-@rule("X106", "yaml-only-frontmatter", WARNING, dialects=("engramory",), profiles=("claude-code",))
+@rule("X106", "yaml-only-frontmatter", WARNING, dialects=("engramory",), profiles=("claude-code",), scope="note")
 def yaml_only_frontmatter(ctx: Context):
     """Frontmatter that is valid YAML but not the line-based ``key: value``
     grammar: block lists (``- item``), block scalars (``>-``, ``|``).
@@ -350,7 +350,7 @@ def outside_load_window(ctx: Context):
             yield Finding(e.pointer_span or e.span, f"pointer to {echo(e.target)} is past Claude Code's load window (it loads lines 1-{last}); the agent never sees it")
 
 
-@rule("X108", "frontmatter-too-low", WARNING, dialects=("engramory",), profiles=("claude-code",))
+@rule("X108", "frontmatter-too-low", WARNING, dialects=("engramory",), profiles=("claude-code",), scope="note")
 def frontmatter_too_low(ctx: Context):
     """A note's closing ``---`` lies beyond line 30.
 
@@ -386,7 +386,7 @@ def mm_header_dropped(ctx: Context):
             yield Finding(Span(idx.path, line, 1), f"header line '> {key}:' is discarded by the mm reference on its next write")
 
 
-@rule("X111", "past-recall-cut", INFO, dialects=("engramory",), profiles=("claude-code",))
+@rule("X111", "past-recall-cut", INFO, dialects=("engramory",), profiles=("claude-code",), scope="note")
 def past_recall_cut(ctx: Context):
     """A note longer than what Claude Code shows when it surfaces a memory
     by itself: 200 lines or 4,096 bytes (configurable: caps

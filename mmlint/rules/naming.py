@@ -15,7 +15,7 @@ _OWN_FILES = frozenset({".mmlint.toml", "mmlint.toml", "pyproject.toml", ".mmlin
 _TYPES = ("feedback", "project", "reference", "user")
 
 
-@rule("N101", "invalid-slug", ERROR, dialects=("engramory",), profiles=("recall-v1",))
+@rule("N101", "invalid-slug", ERROR, dialects=("engramory",), profiles=("recall-v1",), scope="note")
 def invalid_slug(ctx: Context):
     """A recall-v1 note file name is not lower-case letters, digits and
     hyphens (``[a-z0-9-]+\\.md``, seed spec §2).
@@ -32,7 +32,7 @@ def invalid_slug(ctx: Context):
             yield Finding(Span(n.path, 1, 1), f"file name {echo(name)} is not [a-z0-9-]+.md")
 
 
-@rule("N102", "type-prefix-mismatch", ERROR, dialects=("engramory",), profiles=("recall-v1",))
+@rule("N102", "type-prefix-mismatch", ERROR, dialects=("engramory",), profiles=("recall-v1",), scope="note")
 def type_prefix_mismatch(ctx: Context):
     """A recall-v1 note's file-name prefix differs from its ``type``
     (``<type>-<slug>.md``, seed spec "与上游规范的差异").
@@ -56,7 +56,7 @@ def _norm_slug(s: str) -> str:
     return s.lower().replace("_", "-").replace(" ", "-")
 
 
-@rule("N103", "name-slug-mismatch", INFO, dialects=("engramory",))
+@rule("N103", "name-slug-mismatch", INFO, dialects=("engramory",), scope="note")
 def name_slug_mismatch(ctx: Context):
     """A note's ``name:`` differs from its file name beyond the tolerated
     differences (case, ``_`` vs ``-``, a type prefix matching ``type``).
@@ -82,7 +82,7 @@ def name_slug_mismatch(ctx: Context):
         yield Finding(n.spans.get("name") or Span(n.path, 1, 1), f"name {echo(n.name)} does not match the file name {echo(n.slug)}")
 
 
-@rule("N104", "unsafe-segment", ERROR, dialects=("workspace",))
+@rule("N104", "unsafe-segment", ERROR, dialects=("workspace",), scope="note")
 def unsafe_segment(ctx: Context):
     """A folder or file name in a workspace store breaks the plugin's segment
     rules: ``..``/``.``, separators, ``\\ / : * ? " < > |``, control
