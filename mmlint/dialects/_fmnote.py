@@ -10,6 +10,7 @@ canonically.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from mmlint import carriers
@@ -20,6 +21,8 @@ from mmlint.textutil import apply_newline, decode, encode, to_lf
 
 #: Keys whose value is a list in the model.
 LIST_FIELDS = ("tags", "aliases")
+#: Fields whose values repeat across notes (a handful of types, dates).
+_REPEATED = frozenset({"type", "created", "updated", "scope", "confidence"})
 #: The parent key Claude Code nests fields under.
 NEST = "metadata"
 
@@ -241,6 +244,8 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
                     value = [p.strip() for p in it.value.split(",") if p.strip()]
                 else:
                     value = split_list(it.value) if fieldname in LIST_FIELDS else _as_text(it.value)
+            if fieldname in _REPEATED and len(value) <= 32:
+                value = sys.intern(value)  # one string for every note of the same type or date
             setattr(note, fieldname, value)
             note.spans[fieldname] = Span(path, it.line, it.value_col)
         for key, value in extra.items():

@@ -1,0 +1,52 @@
+"""``Note.spans`` is a compact :class:`mmlint.model.Spans`: it must behave
+exactly as the ``dict`` of :class:`Span` it replaces."""
+
+from __future__ import annotations
+
+import copy
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mmlint.model import Note, Span, Spans
+
+_paths = st.sampled_from(["a.md", "MEMORY.md", "dir/b.md", "é.md"])
+_ints = st.one_of(st.integers(0, 5), st.integers(0, (1 << 32) + 5))
+_spans = st.builds(Span, _paths, _ints, _ints, st.one_of(st.none(), _ints), st.one_of(st.none(), _ints))
+_keys = st.sampled_from(["name", "summary", "type", "extra:scope", "header:title", "title", "x" * 40])
+_ops = st.lists(st.one_of(st.tuples(st.just("set"), _keys, _spans), st.tuples(st.just("del"), _keys, st.none()),
+                          st.tuples(st.just("setdefault"), _keys, _spans)), max_size=30)
+
+
+@settings(max_examples=120, deadline=None)
+@given(_ops)
+def test_spans_behave_as_a_dict(ops):
+    want: dict[str, Span] = {}
+    got = Spans()
+    for op, key, span in ops:
+        if op == "set":
+            want[key] = span
+            got[key] = span
+        elif op == "setdefault":
+            assert got.setdefault(key, span) == want.setdefault(key, span)
+        elif key in want:
+            del want[key]
+            del got[key]
+        else:
+            assert key not in got
+        assert list(got) == list(want) and len(got) == len(want)
+        assert dict(got.items()) == want and got == want
+        for k in ("name", "title", "absent"):
+            assert got.get(k) == want.get(k) and (k in got) == (k in want)
+            if k in want:
+                assert got[k] == want[k] and type(got[k]) is Span
+    clone = copy.copy(got)
+    clone["new"] = Span("a.md", 1, 1)
+    assert "new" not in got and dict(copy.deepcopy(got).items()) == want
+
+
+def test_a_note_starts_with_its_own_empty_spans():
+    a, b = Note("a.md", "a"), Note("b.md", "b")
+    a.spans["name"] = Span("a.md", 2, 7)
+    assert a.spans == {"name": Span("a.md", 2, 7)} and b.spans == {} and a.span("name") == Span("a.md", 2, 7)
+    assert a.span("absent") == Span("a.md", 1, 1)
