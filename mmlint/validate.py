@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from datetime import date as _date
 from typing import Any, Callable
 
 
@@ -126,38 +127,27 @@ class Unsupported(Exception):
 
 
 def _is_date(value: Any) -> bool:
+    """jsonschema's ``format: date``: a non-string passes; a string must be
+    ``YYYY-MM-DD`` in ASCII digits and a real calendar day."""
     if not isinstance(value, str):
         return True
+    return _is_date_str(value) if type(value) is str else _date_ok(value)
+
+
+@lru_cache(maxsize=4096)
+def _is_date_str(value: str) -> bool:
+    """:func:`_date_ok`, memoised (a store repeats its dates)."""
+    return _date_ok(value)
+
+
+def _date_ok(value: str) -> bool:
     if not _RE_DATE.fullmatch(value):
         return False
-    from datetime import date
-
     try:
-        date.fromisoformat(value)
+        _date.fromisoformat(value)
     except ValueError:
         return False
     return True
-
-
-def _type_test(name: str) -> Callable[[Any], bool]:
-    """jsonschema's draft 2020-12 type checker, narrowed: a value it would
-    accept by a wider rule (a ``Decimal`` for ``number``) gets ``False``,
-    which only sends the instance to jsonschema."""
-    if name == "string":
-        return lambda v: isinstance(v, str)
-    if name == "object":
-        return lambda v: isinstance(v, dict)
-    if name == "array":
-        return lambda v: isinstance(v, list)
-    if name == "boolean":
-        return lambda v: isinstance(v, bool)
-    if name == "null":
-        return lambda v: v is None
-    if name == "number":
-        return lambda v: type(v) in (int, float)
-    if name == "integer":
-        return lambda v: type(v) is int or (type(v) is float and v.is_integer())
-    raise Unsupported(f"type {name!r}")
 
 
 def _equal(a: Any, b: Any) -> bool:
@@ -175,10 +165,150 @@ def _equal(a: Any, b: Any) -> bool:
     return a == b
 
 
+#: jsonschema's draft 2020-12 type checker, narrowed, as expressions over
+#: ``{v}``: a value it would accept by a wider rule (a ``Decimal`` for
+#: ``number``) gets ``False``, which only sends the instance to jsonschema.
+_TYPE_EXPR = {
+    "string": "isinstance({v}, str)",
+    "object": "isinstance({v}, dict)",
+    "array": "isinstance({v}, list)",
+    "boolean": "isinstance({v}, bool)",
+    "null": "{v} is None",
+    "number": "type({v}) in (int, float)",
+    "integer": "(type({v}) is int or (type({v}) is float and {v}.is_integer()))",
+}
+# jsonschema skips values that are not numbers (bools included) for the numeric
+# bounds; a numeric type other than int and float is left to jsonschema.
+_BOUND_EXPR = "({v} {op} {c} if type({v}) in (int, float) else {v} is None or isinstance({v}, (bool, str, list, dict)))"
+_BOUND_OPS = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}
+
+
+class _Gen:
+    """Turns a schema into one Python expression (see :func:`compile_predicate`):
+    constants (patterns, key sets, enum options) go into :attr:`env` under
+    generated names, sub-values are bound to fresh names with ``:=``."""
+
+    def __init__(self) -> None:
+        self.env: dict[str, Any] = {"_is_date": _is_date, "_equal": _equal, "_MISSING": _MISSING}
+        self.n = 0
+
+    def const(self, value: Any) -> str:
+        self.n += 1
+        name = f"_c{self.n}"
+        self.env[name] = value
+        return name
+
+    def var(self) -> str:
+        self.n += 1
+        return f"_v{self.n}"
+
+    def node(self, node: Any, v: str) -> str:
+        if node is True:
+            return "True"
+        if node is False:
+            return "False"
+        if not isinstance(node, dict):
+            raise Unsupported(f"schema node {node!r}")
+        props = node.get("properties", {})
+        if not isinstance(props, dict):
+            raise Unsupported("properties")
+        parts = [self.keyword(kw, val, props, v) for kw, val in node.items() if kw not in _ANNOTATIONS]
+        if not parts:
+            return "True"
+        return parts[0] if len(parts) == 1 else "(" + " and ".join(parts) + ")"
+
+    def keyword(self, kw: str, val: Any, props: dict[str, Any], v: str) -> str:
+        if kw == "type":
+            names = [val] if isinstance(val, str) else val
+            if not isinstance(names, list) or not names:
+                raise Unsupported("type")
+            tests = []
+            for n in names:
+                if not isinstance(n, str) or n not in _TYPE_EXPR:
+                    raise Unsupported(f"type {n!r}")
+                tests.append(_TYPE_EXPR[n].format(v=v))
+            return tests[0] if len(tests) == 1 else "(" + " or ".join(tests) + ")"
+        if kw == "required":
+            req = tuple(val)
+            if not all(isinstance(k, str) for k in req):
+                return f"(not isinstance({v}, dict) or all(k in {v} for k in {self.const(req)}))"
+            if not req:
+                return "True"
+            return f"(not isinstance({v}, dict) or (" + " and ".join(f"{k!r} in {v}" for k in req) + "))"
+        if kw == "properties":
+            checks = []
+            for k, sub in val.items():
+                x = self.var()
+                body = self.node(sub, x)
+                checks.append(f"(({x} := {v}.get({k!r}, _MISSING)) is _MISSING or {body})" if body != "True" else "True")
+            checks = [c for c in checks if c != "True"]
+            if not checks:
+                return "True"
+            return f"(not isinstance({v}, dict) or (" + " and ".join(checks) + "))"
+        if kw == "additionalProperties":
+            known = self.const(frozenset(props))
+            if val is False:
+                return f"(not isinstance({v}, dict) or {known}.issuperset({v}))"
+            x = self.var()
+            return f"(not isinstance({v}, dict) or all({self.node(val, x)} for k, {x} in {v}.items() if k not in {known}))"
+        if kw == "enum":
+            options = list(val)
+            if options and all(type(o) is str for o in options):
+                # _equal with a str option is ==; only a str equals a str (a subclass goes to jsonschema)
+                return f"(type({v}) is str and {v} in {self.const(frozenset(options))})"
+            return f"any(_equal({v}, o) for o in {self.const(options)})"
+        if kw == "const":
+            return f"_equal({v}, {self.const(val)})"
+        if kw == "pattern":
+            rx = self.const(re.compile(val))
+            return f"(not isinstance({v}, str) or {rx}.search({v}) is not None)"
+        if kw == "format":
+            if val != "date":
+                raise Unsupported(f"format {val!r}")
+            return f"_is_date({v})"
+        if kw in ("minLength", "maxLength"):
+            if type(val) is not int:
+                raise Unsupported(kw)
+            op = ">=" if kw == "minLength" else "<="
+            return f"(not isinstance({v}, str) or len({v}) {op} {val!r})"
+        if kw == "uniqueItems":
+            if val is False:
+                return "True"
+            # lists of strings only; any other list is left to jsonschema's own equality
+            return f"(not isinstance({v}, list) or (all(type(x) is str for x in {v}) and len(set({v})) == len({v})))"
+        if kw in _BOUND_OPS:
+            if type(val) not in (int, float):
+                raise Unsupported(kw)
+            return _BOUND_EXPR.format(v=v, op=_BOUND_OPS[kw], c=self.const(val))
+        if kw == "items":
+            if "prefixItems" in props or val is not False and not isinstance(val, (dict, bool)):
+                raise Unsupported("items")
+            x = self.var()
+            return f"(not isinstance({v}, list) or all({self.node(val, x)} for {x} in {v}))"
+        if kw in ("anyOf", "allOf"):
+            if not isinstance(val, list):
+                raise Unsupported(kw)
+            subs = [self.node(sub, v) for sub in val]
+            if not subs:
+                return "False" if kw == "anyOf" else "True"
+            return "(" + (" or " if kw == "anyOf" else " and ").join(subs) + ")"
+        if kw == "propertyNames":
+            x = self.var()
+            return f"(not isinstance({v}, dict) or all({self.node(val, x)} for {x} in {v}))"
+        raise Unsupported(kw)
+
+
+_MISSING = object()
+
+
 def compile_predicate(node: Any) -> Callable[[Any], bool]:
     """A predicate for the schema ``node`` (references already inlined):
     ``pred(instance)`` is ``True`` only when the instance is valid under
     jsonschema's ``Draft202012Validator`` with a ``FormatChecker``.
+
+    The schema becomes the source of one Python function, one boolean
+    expression over the instance (no closure or call per keyword), compiled
+    once: :func:`predicate` caches it per schema.
 
     Knows ``type``, ``required``, ``properties``, ``additionalProperties``,
     ``enum``, ``const``, ``pattern``, ``format: date``, ``minLength``,
@@ -191,97 +321,14 @@ def compile_predicate(node: Any) -> Callable[[Any], bool]:
         Unsupported: any other keyword or value (the caller then uses
             jsonschema alone).
     """
-    if node is True:
-        return lambda v: True
-    if node is False:
-        return lambda v: False
-    if not isinstance(node, dict):
-        raise Unsupported(f"schema node {node!r}")
-    checks: list[Callable[[Any], bool]] = []
-    props = node.get("properties", {})
-    if not isinstance(props, dict):
-        raise Unsupported("properties")
-    for kw, val in node.items():
-        if kw in _ANNOTATIONS:
-            continue
-        checks.append(_keyword(kw, val, props))
-    if not checks:
-        return lambda v: True
-    if len(checks) == 1:
-        return checks[0]
-    return lambda v: all(c(v) for c in checks)
-
-
-def _keyword(kw: str, val: Any, props: dict[str, Any]) -> Callable[[Any], bool]:
-    if kw == "type":
-        names = [val] if isinstance(val, str) else val
-        if not isinstance(names, list) or not names:
-            raise Unsupported("type")
-        tests = [_type_test(n) for n in names]
-        return tests[0] if len(tests) == 1 else (lambda v: any(t(v) for t in tests))
-    if kw == "required":
-        req = tuple(val)
-        return lambda v: not isinstance(v, dict) or all(k in v for k in req)
-    if kw == "properties":
-        compiled = {k: compile_predicate(sub) for k, sub in val.items()}
-        return lambda v: not isinstance(v, dict) or all(c(v[k]) for k, c in compiled.items() if k in v)
-    if kw == "additionalProperties":
-        known = frozenset(props)
-        if val is False:
-            return lambda v: not isinstance(v, dict) or all(k in known for k in v)
-        extra = compile_predicate(val)
-        return lambda v: not isinstance(v, dict) or all(extra(x) for k, x in v.items() if k not in known)
-    if kw == "enum":
-        options = list(val)
-        return lambda v: any(_equal(v, o) for o in options)
-    if kw == "const":
-        return lambda v: _equal(v, val)
-    if kw == "pattern":
-        rx = re.compile(val)
-        return lambda v: not isinstance(v, str) or rx.search(v) is not None
-    if kw == "format":
-        if val != "date":
-            raise Unsupported(f"format {val!r}")
-        return _is_date
-    if kw in ("minLength", "maxLength"):
-        if type(val) is not int:
-            raise Unsupported(kw)
-        if kw == "minLength":
-            return lambda v: not isinstance(v, str) or len(v) >= val
-        return lambda v: not isinstance(v, str) or len(v) <= val
-    if kw == "uniqueItems":
-        if val is False:
-            return lambda v: True
-        # lists of strings only; any other list is left to jsonschema's own equality
-        return lambda v: not isinstance(v, list) or (all(type(x) is str for x in v) and len(set(v)) == len(v))
-    if kw in ("exclusiveMinimum", "exclusiveMaximum"):
-        if type(val) not in (int, float):
-            raise Unsupported(kw)
-        if kw == "exclusiveMinimum":
-            return lambda v: v > val if type(v) in (int, float) else v is None or isinstance(v, (bool, str, list, dict))
-        return lambda v: v < val if type(v) in (int, float) else v is None or isinstance(v, (bool, str, list, dict))
-    if kw in ("minimum", "maximum"):
-        if type(val) not in (int, float):
-            raise Unsupported(kw)
-        # jsonschema skips values that are not numbers (bools included); a
-        # numeric type other than int and float is left to jsonschema.
-        if kw == "minimum":
-            return lambda v: v >= val if type(v) in (int, float) else v is None or isinstance(v, (bool, str, list, dict))
-        return lambda v: v <= val if type(v) in (int, float) else v is None or isinstance(v, (bool, str, list, dict))
-    if kw == "items":
-        if "prefixItems" in props or val is not False and not isinstance(val, (dict, bool)):
-            raise Unsupported("items")
-        each = compile_predicate(val)
-        return lambda v: not isinstance(v, list) or all(each(x) for x in v)
-    if kw in ("anyOf", "allOf"):
-        subs = [compile_predicate(sub) for sub in val]
-        if kw == "anyOf":
-            return lambda v: any(s(v) for s in subs)
-        return lambda v: all(s(v) for s in subs)
-    if kw == "propertyNames":
-        names = compile_predicate(val)
-        return lambda v: not isinstance(v, dict) or all(names(k) for k in v)
-    raise Unsupported(kw)
+    gen = _Gen()
+    expr = gen.node(node, "v")
+    src = f"def _pred(v):\n    return bool({expr})\n"
+    ns = dict(gen.env)
+    exec(compile(src, "<schema predicate>", "exec"), ns)
+    pred = ns["_pred"]
+    pred.source = src  # type: ignore[attr-defined]  # for debugging: what the schema became
+    return pred
 
 
 @lru_cache(maxsize=None)
@@ -291,7 +338,7 @@ def predicate(name: str) -> Callable[[Any], bool] | None:
     the compiler does not know."""
     try:
         return compile_predicate(_inlined(name))  # a recursive schema keeps "$ref": Unsupported
-    except (Unsupported, re.error, TypeError, RecursionError):
+    except (Unsupported, re.error, TypeError, RecursionError, SyntaxError, MemoryError):
         return None
 
 
