@@ -272,6 +272,29 @@ def _plain_chars(line: str, a: int, b: int) -> bool:
     return True
 
 
+def _code_span_end(line: str, i: int) -> int:
+    """The end (exclusive) of the code span ``line[i]`` opens, when it is a
+    single backtick closed by the next backtick of the line, itself single,
+    with one or more characters between, none a control character or a
+    bracket; else -1.
+
+    Inside a code span nothing is markup (CommonMark 6.1), and a backtick
+    span binds before any link or emphasis that would start after it, so
+    the scan may jump over it. Longer backtick runs, a span running on to
+    the next line and a lone backtick are left to markdown-it, and so is a
+    span holding ``[`` or ``]``: :func:`links` finds a link's column by
+    searching the line for ``](dest`` (and a wikilink for ``[[inner]]``),
+    which a bracket in an earlier code span could match."""
+    close = line.find("`", i + 1)
+    if close <= i + 1 or line.startswith("``", i) or line.startswith("``", close):
+        return -1
+    for j in range(i + 1, close):
+        ch = line[j]
+        if ch < " " or ch == "[" or ch == "]":
+            return -1
+    return close + 1
+
+
 def _plain_inline(line: str, start: int, lineno: int, out: list[Link]) -> bool:
     """Scan ``line[start:]`` as plain inline text holding only
     ``[text](dest)`` links and ``[[wikilinks]]``; append them to ``out``.
@@ -279,6 +302,12 @@ def _plain_inline(line: str, start: int, lineno: int, out: list[Link]) -> bool:
     i, n = start, len(line)
     while i < n:
         ch = line[i]
+        if ch == "`":
+            end = _code_span_end(line, i)
+            if end < 0:
+                return False
+            i = end
+            continue
         if ch in _NOT_PLAIN or (ch < " " and ch != "\t"):
             return False
         if ch == "_" and not _inert_underscore(line, i):
@@ -319,6 +348,12 @@ def _plain_inline(line: str, start: int, lineno: int, out: list[Link]) -> bool:
     return True
 
 
+def _code_start(line: str, i: int) -> bool:
+    """A single backtick at ``line[i]`` opens a code span, never a fence
+    (which takes three)."""
+    return line[i] == "`" and not line.startswith("``", i)
+
+
 def plain_outline(text: str) -> Outline | None:
     """The :class:`Outline` of ``text`` when every line is plain, else ``None``.
 
@@ -326,8 +361,10 @@ def plain_outline(text: str) -> Outline | None:
     (``## words``, no ``#`` inside); list items (``- ``, ``+ ``) and
     blockquote lines (``> ``) and paragraph lines whose inline text holds
     only plain characters, ``[text](dest)`` links with a plain destination
-    and no title, and ``[[wikilinks]]`` (see :func:`_plain_inline`). This is
-    the shape of a generated pointer index (``- [Title](file.md) — hook``).
+    and no title, ``[[wikilinks]]`` and single-backtick code spans within
+    the line (see :func:`_plain_inline`). This is the shape of a generated
+    pointer index (``- [Title](file.md) — hook``) and of the workspace
+    plugin's projection (``- 工作区：`.```).
     One pass, linear in the text; imports nothing.
     """
     found: list[Link] = []
@@ -350,9 +387,9 @@ def plain_outline(text: str) -> Outline | None:
         start = 0
         if line.startswith(("- ", "+ ", "> ")):
             start = 2
-            if start >= len(line) or line[start] in _BLOCK_START:
+            if start >= len(line) or (line[start] in _BLOCK_START and not _code_start(line, start)):
                 return None
-        elif first in _BLOCK_START:
+        elif first in _BLOCK_START and not _code_start(line, 0):
             return None
         if line.endswith(" ") or not _plain_inline(line, start, k, found):
             return None

@@ -31,5 +31,5 @@ def test_plain_store_imports_neither_markdown_it_nor_jsonschema(tmp_path):
 def test_libraries_come_when_a_note_needs_them(tmp_path):
     invalid = _check(_store(tmp_path / "bad", type_="nonsense"))
     assert "jsonschema" in invalid  # jsonschema words the finding
-    linked = _check(_store(tmp_path / "md", body="See `code` and [a link](b.md).\n"))
+    linked = _check(_store(tmp_path / "md", body="See ``code`` and [a link](b.md).\n"))
     assert "markdown_it" in linked and "jsonschema" not in linked

@@ -8,9 +8,11 @@ from hypothesis import strategies as st
 
 from mmlint import markdown
 
-PLAIN_WORDS = st.sampled_from(["a", "note", "feedback_testing", "x.md", "—", "(x)", "a:b", "%20", "#s", "é", "文件名.md", "[[w]]", " "])
+PLAIN_WORDS = st.sampled_from(["a", "note", "feedback_testing", "x.md", "—", "(x)", "a:b", "%20", "#s", "é", "文件名.md", "[[w]]", " ", "`.`",
+                              "`a b`", "`<a>`", "`*x*`", "`_`"])
 MARKUP_WORDS = st.sampled_from(["a", "note", "feedback_testing", "x.md", "—", "(x)", "a:b", "%20", "#s", "é", "文件名.md",
-                         "_", "*", "`", "<", ">", "&", "!", "\\", "[", "]", "[[w]]", "[[a|b]]", " ", "  ", "\t", "~", "|"])
+                         "_", "*", "`", "<", ">", "&", "!", "\\", "[", "]", "[[w]]", "[[a|b]]", " ", "  ", "\t", "~", "|",
+                         "``", "`x`", "`[a](a.md)`", "`[[w]]`", "``x``", "`a``b`", "`[`", "`]`", "`](`", "`\\`", "`\x00`", "`\t`", "```"])
 WORDS = st.one_of(PLAIN_WORDS, PLAIN_WORDS, PLAIN_WORDS, MARKUP_WORDS)
 PLAIN_DEST = st.sampled_from(["a.md", "sub/b.md", "a.md#x", "https://e.com/x.md", "a%20b.md", "~n.md", "a:b.md", "x_y.md"])
 MARKUP_DEST = st.sampled_from(["a.md", "sub/b.md", "a.md#x", "https://e.com/x.md", "a%20b.md", "~n.md", "a:b.md", "a.md/",
@@ -75,8 +77,21 @@ def test_fast_path_takes_a_generated_pointer_index():
                                                                      ("c", 5, 19, "wikilink")]
 
 
+def test_fast_path_takes_the_workspace_projection():
+    """The plugin's projection (header paths in code spans) reads without
+    markdown-it."""
+    text = ("# 记忆索引\n\n> 本文件由 dsh-bundle-memory 自动生成。\n\n- 工作区：`.`\n- 记忆根目录：`memory`\n- 共 2 条记忆\n\n"
+            "## 未分类\n\n- [N1](./a.md) · 2026-01-02 · 370 B\n- [x](./b.md) · `c.md` · 1 B\n`w` and [[v]]\n")
+    o = markdown.plain_outline(text)
+    assert o is not None and o.fast
+    toks = markdown.tokens(text)
+    assert o.links == markdown.links(text, toks) and o.headings == markdown.headings(toks)
+    assert [k.dest for k in o.links] == ["./a.md", "./b.md", "v"]
+
+
 def test_markup_falls_back_to_markdown_it():
-    for text in ("- `[a](a.md)`\n", "```\n- [a](a.md)\n```\n", "<!-- [a](a.md) -->\n", "- [a][r]\n\n[r]: a.md\n",
+    for text in ("- ``[a](a.md)``\n", "- `[a](a.md)\n", "- a `b\nc` [d](d.md)\n", "- [`x`](x.md)\n", "- `[a](a.md)` [a](a.md)\n",
+                 "```\n[a](a.md)\n```\n", "```\n- [a](a.md)\n```\n", "<!-- [a](a.md) -->\n", "- [a][r]\n\n[r]: a.md\n",
                  "- [a](<a b.md>)\n", "- [a](a.md \"t\")\n", "    [a](a.md)\n", "- *[a](a.md)*\n"):
         assert markdown.plain_outline(text) is None, text
         assert markdown.outline(text).fast is False
