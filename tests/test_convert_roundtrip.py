@@ -120,3 +120,19 @@ def test_claude_code_store_round_trips_or_says_how_far_over_and_what_to_consolid
         else:
             assert src.note_at(r.path) is not None and r.field == "body"
             assert f"by {r.usage['overflow'] or r.usage['noteBytes'] - r.usage['noteMaxBytes']}" in r.message
+
+
+def test_a_summary_that_would_read_back_as_another_hook_is_not_shown_as_one(tmp_path):
+    """A pointer shows the summary as its hook only when the index reader
+    takes it back as the summary (the hypothesis property found ``' 9'``:
+    written ``—  9``, read back as the hook ``9``, a changed ``index_hook``)."""
+    from conftest import make_store
+
+    for summary in (" 9", "— x", "x "):
+        root = make_store(tmp_path / f"src{len(summary)}{summary[0]}", {
+            "a.md": f"---\nname: a\ndescription: '{summary}'\ntype: user\n---\n\nA.\n",
+            "MEMORY.md": "# Memory Index\n\n- [a](a.md)\n"})
+        src = dialects.get("engramory").read(str(root), "claude-code")
+        rt = convert.round_trip(src, str(tmp_path / f"w{len(summary)}{summary[0]}"), "engramory", "recall-v1",
+                                {"created": "2026-01-01", "updated": "2026-01-01"})
+        assert rt.there.written and rt.changed == [], (summary, rt.changed, rt.there.refusals)

@@ -635,7 +635,9 @@ def pointer_line(note: Note, path: str) -> str:
     ``- [title](path) — hook``. Markdown punctuation in the title is
     escaped and ``% # ? < > \\`` in the path percent-encoded, so
     :func:`read_index` reads back the same title and target; the hook is the
-    note's index hook, else its summary (``description``), left out when empty.
+    note's index hook, else its summary (``description``), left out when empty
+    or when it would not read back as the summary (edge spaces, a leading
+    ``—``), since the reader takes a hook equal to the summary for none.
 
     Raises:
         Unrepresentable: a title with a line break or edge spaces, a hook on
@@ -646,7 +648,11 @@ def pointer_line(note: Note, path: str) -> str:
         raise Unrepresentable(note.path, "title", "a link title cannot hold a line break or edge spaces")
     dest = re.sub(r"[%#?<>\\]", lambda m: f"%{ord(m.group(0)):02X}", path)  # resolve.classify decodes these
     dest = f"<{dest}>" if (" " in dest or "(" in dest or ")" in dest) else dest
-    hook = note.index_hook if note.index_hook is not None else (note.summary or "")
+    hook = note.index_hook
+    if hook is None:
+        hook = note.summary or ""
+        if _hook(" — " + hook) != (hook or None):
+            hook = ""  # a summary that would read back as another hook (edge spaces, a leading separator): none shown
     if "\n" in hook:
         raise Unrepresentable(note.path, "index_hook", "an index hook cannot span lines")
     text = _MD_PUNCT_RE.sub(lambda m: "\\" + m.group(0), title)
