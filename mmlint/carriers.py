@@ -230,7 +230,11 @@ def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
     ``(path, key)`` for each ``mmlint-*`` key in a note's frontmatter (at top
     level or under ``metadata:``) or in an mm index entry line, and
     ``(path, "file")`` for :data:`INDEX_LINES_FILE` and each file parked in
-    :data:`AUX_DIR`. In file order, one item per occurrence."""
+    :data:`AUX_DIR`. In file order, one item per occurrence; each key is one
+    string object, however many files hold it.
+    """
+    import sys
+
     from mmlint import frontmatter
 
     out: list[tuple[str, str]] = []
@@ -239,11 +243,11 @@ def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
             out.append((path, "file"))
         elif path == "MEMORY.md":
             text = data.decode("utf-8", "surrogateescape")
-            out += [(path, m.group(1)) for line in text.split("\n") if (m := _MM_CARRIER_RE.match(line))]
+            out += [(path, sys.intern(m.group(1))) for line in text.split("\n") if (m := _MM_CARRIER_RE.match(line))]
         elif path.lower().endswith(".md"):
             fm = frontmatter.parse(data.decode("utf-8", "surrogateescape"))
             if fm is not None:
-                out += [(path, it.key) for it in fm.items if it.key.startswith(PREFIX)]
+                out += [(path, sys.intern(it.key)) for it in fm.items if it.key.startswith(PREFIX)]
     return out
 
 

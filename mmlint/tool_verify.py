@@ -77,11 +77,12 @@ def adopt(model: Store, reading: Reading | None) -> list[tuple[str, str, Any, An
             continue
         for f in COMPARED:
             mine, theirs = getattr(note, f), seen.get(f)
-            if mine is None or theirs is None or isinstance(theirs, dict) or mine != _as_read(note, f):
+            if mine is None or theirs is None or isinstance(theirs, dict):
                 continue
             if f in ("tags", "aliases"):
                 theirs = as_list(theirs)
-            if theirs != mine:
+            # the layout (what mmlint read) is asked only where the tool disagrees: building it reads the note again
+            if theirs != mine and mine == _as_read(note, f):
                 setattr(note, f, theirs)
                 changed.append((note.path, f, mine, theirs))
     return changed

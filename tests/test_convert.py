@@ -178,3 +178,22 @@ def test_written_store_gets_the_usual_folder_mode(tmp_path):
 def test_unknown_allow_loss_field_is_a_usage_error(tmp_path):
     proc = _cli("convert", str(FIXTURES / "mm/basic/store"), str(tmp_path / "o"), "--to", "workspace", "--allow-loss", "bogus")
     assert proc.returncode == 2 and "--allow-loss: unknown field 'bogus'" in proc.stderr
+
+
+def test_a_conversion_to_another_dialect_keeps_no_source_layout_built(tmp_path):
+    """The origin record reads each note's layout once and lets it go, and the
+    owning tool's values are compared first (a layout is built only for a
+    note the tool reads otherwise): a 20,000-note conversion does not hold a
+    second copy of every note (issue 9 item 5)."""
+    from mmlint.dialects import _fmnote
+
+    for fixture, profile in (("engramory/upstream/store", "upstream"), ("workspace/basic/store", None)):
+        dialect = fixture.split("/")[0]
+        src = dialects.get(dialect).read(str(FIXTURES / fixture), profile)
+        lays = [n.layout for n in src.notes if isinstance(n.layout, _fmnote.NoteLayout)]
+        assert lays and not any(lay.built for lay in lays)
+        for target, tprofile in (("mm", None), ("workspace", None) if dialect != "workspace" else ("engramory", "claude-code")):
+            plan = convert.plan_conversion(src, str(tmp_path / f"{dialect}-{target}"), target, tprofile,
+                                           {"type": "reference", "summary": "s"}, dry_run=True)
+            assert plan.files, plan.refusals
+            assert not any(lay.built for lay in lays), (fixture, target)

@@ -228,10 +228,11 @@ def verify(source: Store, model: Store, target: Any, profile: str | None, files:
     This is the seam for a verification by the owning tools' readings: any
     replacement keeps the signature and reports through ``plan`` only.
     """
-    back = read_rendered(target, plan.dest, profile, files)
+    got = semantic(read_rendered(target, plan.dest, profile, files))  # the store read back is not kept
     tools = source.dialect != target.NAME or source.profile != profile
     skip = tool_verify.COMPARED + ("extra", "body") if tools and hasattr(target, "reading") else ()
-    compare(semantic(model), semantic(back), allow, plan, {n.slug: n.path for n in source.notes}, skip)
+    compare(semantic(model), got, allow, plan, {n.slug: n.path for n in source.notes}, skip)
+    del got
     if tools:
         tool_check(model, target, profile, files, allow, plan)
 

@@ -74,6 +74,16 @@ class NoteLayout:
         else:
             self._patch = {**(self._patch or {}), fieldname: value}
 
+    def once(self) -> "NoteLayout":
+        """This layout when it is built; else a built twin that is not kept,
+        for a look at every note's layout that must not keep them all (the
+        origin record of a conversion, :func:`origin_layouts`)."""
+        if self._parts is not None:
+            return self
+        twin = NoteLayout(self.dialect, self.data, self._args)
+        twin._patch = self._patch
+        return twin
+
     def _get(self, name: str) -> Any:
         parts = self._parts
         if parts is None:
@@ -103,10 +113,15 @@ def origin_layouts(store: Any, outside: tuple[str, ...] = ()) -> dict[str, tuple
     :func:`mmlint.carriers.make_origin`: the text before the body (the
     frontmatter with its closing fence line), whether a blank line opens the
     body, the line-ending style, the BOM. ``outside``: fields the dialect
-    keeps elsewhere (the engramory index)."""
-    return {n.path: (n.layout.head, n.layout.lead_blank, n.layout.newline, n.layout.bom)
-            for n in store.notes if isinstance(n.layout, NoteLayout) and n.slug == n.layout.read.get("slug")
-            and _unchanged(n, n.layout, outside)}
+    keeps elsewhere (the engramory index). A layout not built yet is not
+    kept built (:meth:`NoteLayout.once`)."""
+    out = {}
+    for n in store.notes:
+        if isinstance(n.layout, NoteLayout):
+            lay = n.layout.once()
+            if n.slug == lay.read.get("slug") and _unchanged(n, lay, outside):
+                out[n.path] = (lay.head, lay.lead_blank, lay.newline, lay.bom)
+    return out
 
 
 def split_list(value: Any) -> list[str] | None:
