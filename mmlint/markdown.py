@@ -189,14 +189,14 @@ def body_links(text: str) -> list[Link]:
     if len(text) <= MAX_PARSED_BODY and (any(m in text for m in _NEEDS_PARSER) or text.startswith(("    ", "\t"))):
         return outline(text).links
     out = []
-    line_starts = None
+    line, prev, line_start = 1, 0, 0  # offsets only grow: each character is counted once
     for start, inner in _wikilinks(text):
-        if line_starts is None:
-            line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
-        import bisect
-
-        line = bisect.bisect_right(line_starts, start)
-        col = start - line_starts[line - 1] + 1
+        breaks = text.count("\n", prev, start)
+        if breaks:
+            line += breaks
+            line_start = text.rfind("\n", prev, start) + 1
+        prev = start
+        col = start - line_start + 1
         out.append(Link(line, col, inner, inner, "wikilink", col + len(inner) + 4))
     return out
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import posixpath
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any, Iterable
 from urllib.parse import unquote
 
@@ -407,8 +408,8 @@ def note_refs(store: Any, dialect: Any = None) -> list[Ref]:
         if is_mm and "mm:" in text:
             starts = None
             for start, mid, topic, _ in find_mm_uris(text):
-                if starts is None:
-                    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+                if starts is None:  # offsets of line starts, from the lines' lengths (no loop per character)
+                    starts = list(accumulate((len(ln) + 1 for ln in text.split("\n")[:-1]), initial=0))
                 import bisect
 
                 ln = bisect.bisect_right(starts, start)
