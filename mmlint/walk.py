@@ -85,13 +85,36 @@ def _open_regular(path: str) -> tuple[int | None, os.stat_result | None, str]:
     return fd, st, ""
 
 
-def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, int, str]:
+def _open_listed_regular(path: str) -> tuple[int | None, os.stat_result | None, str]:
+    """:func:`_open_regular` for a path a directory listing just showed to be
+    a regular file and no symlink: no ``stat`` before the open; the open
+    does not follow a link (``O_NOFOLLOW``) nor block (``O_NONBLOCK``), and
+    ``fstat`` checks the opened file, so a file swapped since for a link, a
+    FIFO or a device is still refused."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        return None, None, exc.strerror or str(exc)
+    try:
+        st = os.fstat(fd)
+    except OSError as exc:
+        os.close(fd)
+        return None, None, exc.strerror or str(exc)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        return None, None, "not a regular file"
+    return fd, st, ""
+
+
+def read_bounded(path: str, limit: int = MAX_FILE_BYTES, regular: bool = False) -> tuple[bytes | None, int, str]:
     """Read at most ``limit`` bytes: ``(data or None, size in bytes, error)``.
 
-    Only a regular file is opened (:func:`_open_regular`); a file over the
-    limit (by ``fstat``) is not read.
+    Only a regular file is opened (:func:`_open_regular`; with ``regular``,
+    the caller's directory listing already said so: :func:`_open_listed_regular`);
+    a file over the limit (by ``fstat``) is not read.
     """
-    fd, st, err = _open_regular(path)
+    fd, st, err = _open_listed_regular(path) if regular else _open_regular(path)
     if fd is None or st is None:
         return None, 0, err
     try:
@@ -99,12 +122,18 @@ def read_bounded(path: str, limit: int = MAX_FILE_BYTES) -> tuple[bytes | None, 
             return None, st.st_size, f"file is {st.st_size} bytes, over the {limit}-byte read limit"
         chunks = []
         remaining = limit + 1
+        # A regular file's read returns less than asked only at its end, so
+        # a file no larger than fstat said is read in one call.
+        want = min(remaining, st.st_size + 1, 1 << 20)
         while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
+            chunk = os.read(fd, want)
             if not chunk:
                 break
             chunks.append(chunk)
             remaining -= len(chunk)
+            if len(chunk) < want:
+                break
+            want = min(remaining, 1 << 20)
         data = b"".join(chunks)
         if len(data) > limit:
             return None, len(data), f"file grew past the {limit}-byte read limit while being read"
@@ -143,15 +172,43 @@ def regular_inside(root: str, path: str) -> bool:
         return False
 
 
+def _open_in_root(root: str, path: str) -> int | None:
+    """An open descriptor of ``path`` when it lies directly in ``root`` and
+    is a regular file that is not a symlink (one ``lstat``: its real path is
+    then root's real path plus its name, so no ``realpath`` is needed), else
+    ``None`` (the caller takes the general way, which also says no)."""
+    if os.path.dirname(path) != root.rstrip(os.sep):
+        return None
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return fd
+    except OSError:
+        pass
+    os.close(fd)
+    return None
+
+
 def read_head(root: str, path: str, limit: int) -> bytes:
     """The first ``limit`` bytes of ``path``, or ``b""`` when it does not
     resolve inside ``root`` to a regular file or cannot be read. For cheap
     sniffing (dialect detection): never opens anything outside the root or
     anything that is not a regular file, never blocks."""
-    real = contained(root, path)
-    if real is None:
-        return b""
-    fd, _, _ = _open_regular(real)
+    fd = _open_in_root(root, path)
+    if fd is None:
+        real = contained(root, path)
+        if real is None:
+            return b""
+        fd, _, _ = _open_regular(real)
     if fd is None:
         return b""
     try:
@@ -232,11 +289,20 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
 
     for dirpath, dirnames, filenames in os.walk(real_root, onerror=onerror, followlinks=False):
         rel_dir = rel_posix(real_root, dirpath)
+        # The folder's entries say what is a link or a regular file without
+        # a stat per name (a name missing here, if the folder changed since
+        # os.walk listed it, is looked at the slow way).
+        try:
+            with os.scandir(dirpath) as it:
+                entries = {e.name: e for e in it}
+        except OSError:
+            entries = {}
         keep = []
         for d in sorted(dirnames):
             full = os.path.join(dirpath, d)
             rel = d if rel_dir == "." else f"{rel_dir}/{d}"
-            if os.path.islink(full):
+            e = entries.get(d)
+            if e.is_symlink() if e is not None else os.path.islink(full):
                 target = os.path.realpath(full)
                 reason = "symlinked folder outside the store root" if not inside(real_root, target) else "symlinked folder (not followed)"
                 w.skipped_dirs.append((rel, reason))
@@ -253,7 +319,9 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
             kind = "file"
             if top and top in skip_top:
                 kind = "skipped"
-            if os.path.islink(full):
+            e = entries.get(name)
+            link = e.is_symlink() if e is not None else os.path.islink(full)
+            if link:
                 target = os.path.realpath(full)
                 if not inside(real_root, target):
                     w.files[rel] = FileRecord(rel, "symlink-escape", reason="symlink resolves outside the store root")
@@ -272,7 +340,8 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
                     continue
                 w.files[rel] = FileRecord(rel, kind, size=size)
                 continue
-            data, size, err = read_bounded(full)
+            regular = not link and e is not None and e.is_file(follow_symlinks=False)
+            data, size, err = read_bounded(full, regular=regular)
             if data is None:
                 w.files[rel] = FileRecord(rel, "unreadable", size=size, reason=err)
             else:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
@@ -168,15 +169,47 @@ def read_markdown_index(rel: str, data: bytes, store, parse):
     return idx
 
 
+#: While :func:`detect` runs: what the dialects' ``detect`` functions read
+#: and listed (each dialect looks at the same index and notes), else ``None``.
+_seen: ContextVar[dict | None] = ContextVar("mmlint_detect_seen", default=None)
+
+
 def read_head(root: str, path: str, limit: int = 65536) -> str:
     """The first ``limit`` bytes of the file ``path`` as text (``""`` when it
     is not a regular file inside ``root`` or cannot be read); used by
     ``detect`` functions, which must stay cheap and, like the readers, never
     open a FIFO or device nor anything outside the store
-    (:func:`mmlint.walk.read_head`)."""
+    (:func:`mmlint.walk.read_head`). Within one :func:`detect` a file is
+    read once for all dialects."""
     from mmlint.walk import read_head as head
 
-    return head(root, path, limit).decode("utf-8", "replace").lstrip("\ufeff")
+    seen = _seen.get()
+    key = ("head", root, path)
+    got = seen.get(key) if seen is not None else None
+    if got is not None and (got[0] >= limit or len(got[1]) < got[0]):
+        data = got[1][:limit]  # read before with at least this limit, or all of it
+    else:
+        data = head(root, path, limit)
+        if seen is not None:
+            seen[key] = (limit, data)
+    return data.decode("utf-8", "replace").lstrip("\ufeff")
+
+
+def store_names(root: str) -> list[str] | None:
+    """The sorted names in the folder ``root``, ``None`` when it cannot be
+    listed (``os.listdir`` fails); listed once within one :func:`detect`."""
+    seen = _seen.get()
+    key = ("names", root)
+    if seen is not None and key in seen:
+        got = seen[key]
+    else:
+        try:
+            got = tuple(sorted(os.listdir(root)))
+        except OSError:
+            got = None
+        if seen is not None:
+            seen[key] = got
+    return list(got) if got is not None else None
 
 
 def is_store_file(root: str, path: str) -> bool:
@@ -280,19 +313,23 @@ def detect(root: str) -> list[Evidence]:
     :data:`CONCLUSIVE`) and unrivalled, which spares the package-metadata
     scan on the common path.
     """
-    found = []
-    for name in BUILTIN:
-        ev = get(name).detect(root)
-        if ev is not None and ev.score > 0:
-            found.append(ev)
-    found.sort(key=lambda e: -e.score)
-    settled = found and found[0].score >= CONCLUSIVE and (len(found) == 1 or found[1].score < found[0].score)
-    if not settled:
-        for name in names():
-            if name in BUILTIN:
-                continue
+    token = _seen.set({})
+    try:
+        found = []
+        for name in BUILTIN:
             ev = get(name).detect(root)
             if ev is not None and ev.score > 0:
                 found.append(ev)
         found.sort(key=lambda e: -e.score)
-    return found
+        settled = found and found[0].score >= CONCLUSIVE and (len(found) == 1 or found[1].score < found[0].score)
+        if not settled:
+            for name in names():
+                if name in BUILTIN:
+                    continue
+                ev = get(name).detect(root)
+                if ev is not None and ev.score > 0:
+                    found.append(ev)
+            found.sort(key=lambda e: -e.score)
+        return found
+    finally:
+        _seen.reset(token)

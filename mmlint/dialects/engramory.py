@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mmlint import carriers, markdown, resolve
-from mmlint.dialects import Evidence, PathClaims, Unrepresentable, is_store_file, open_store, read_head, read_markdown_index
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable, is_store_file, open_store, read_head, read_markdown_index, store_names
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
 from mmlint.model import Entry, Index, Note, Span, Store
@@ -183,11 +183,15 @@ def detect(root: str) -> Evidence | None:
     Only regular files inside the root are read, each for a bounded prefix
     (:func:`mmlint.dialects.read_head`)."""
     index = os.path.join(root, "MEMORY.md")
-    try:
-        names = sorted(os.listdir(root))
-    except OSError:
+    names = store_names(root)
+    if names is None:
         return None
-    notes = [n for n in names if is_note_name(n) and is_store_file(root, os.path.join(root, n))]
+    notes = []  # the first 40 notes decide (see the sample below)
+    for n in names:
+        if len(notes) == 40:
+            break
+        if is_note_name(n) and is_store_file(root, os.path.join(root, n)):
+            notes.append(n)
     reasons: list[str] = []
     score = 0
     if is_store_file(root, index):

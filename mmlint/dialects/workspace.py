@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mmlint import carriers, resolve
-from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head, read_markdown_index
+from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head, read_markdown_index, store_names
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
 from mmlint.model import Entry, Index, Note, Span, Store
@@ -109,10 +109,7 @@ def detect(root: str) -> Evidence | None:
             score += 3
             reasons.append("MEMORY.md names dsh-bundle-memory")
     titled = 0
-    try:
-        names = sorted(os.listdir(root))
-    except OSError:
-        names = []
+    names = store_names(root) or []
     for n in names[:100]:
         full = os.path.join(root, n)
         if n.endswith(".md") and n != "MEMORY.md":
