@@ -223,8 +223,7 @@ def cached(paths: list[str], dialect: str | None = None, profile: str | None = N
     """The result :func:`check` with ``cache=True`` would give, when the
     result cache answers for every store of ``paths`` (or the discovered
     one) without reading any of them; ``None`` when one is not cached, has
-    changed, or a path cannot be located (then call :func:`check`, which
-    reuses the looks taken here).
+    changed, or a path cannot be located (then call :func:`check`).
 
     Nothing but the stores' trees (``stat``), the cache entries and the
     configuration files' ``stat`` is read; neither the configuration, the
@@ -239,35 +238,27 @@ def cached(paths: list[str], dialect: str | None = None, profile: str | None = N
         return None
     stores = []
     for f in found:
-        res = _cache_hit(f, dialect, profile, options, config, isolated, False)
+        res = _cache_hit(f, dialect, profile, options, config, isolated, False)[0]
         if res is None:
             return None
         stores.append(res)
     return CheckResult(stores)
 
 
-#: Probes taken by :func:`cached` that missed, for :func:`check` to reuse
-#: (by store path and command line), each used once.
-_PROBES: dict[tuple, object] = {}
-
-
-def _cache_hit(found: Found, dialect, profile, options, config, isolated, with_evidence: bool) -> StoreResult | None:
-    """The cached result of one store, else ``None`` (the probe is kept in
-    :data:`_PROBES` for the full check to record its result)."""
+def _cache_hit(found: Found, dialect, profile, options, config, isolated, with_evidence: bool):
+    """``(cached result or None, the probe)`` of one store. A probe is a
+    snapshot: a full check needs one taken just before it reads the store."""
     from mmlint import cache as cache_mod
 
-    key = (found.path, dialect, profile, cache_mod.options_text(options), config, isolated)
-    pr = _PROBES.pop(key, None) or cache_mod.probe(found.path, dialect, profile, options, config, isolated)
+    pr = cache_mod.probe(found.path, dialect, profile, options, config, isolated)
     try:
         entry = pr.fresh()
         res = cache_mod.result(found, entry, with_evidence) if entry is not None else None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError):  # a malformed entry is a miss
         res = None
-    if res is None:
-        _PROBES[key] = pr
-        return None
-    pr.refresh()
-    return res
+    if res is not None:
+        pr.refresh()
+    return res, pr
 
 
 def _checked(paths, dialect, profile, options, cwd, config, isolated, cache) -> list[StoreResult]:
@@ -281,11 +272,10 @@ def _checked(paths, dialect, profile, options, cwd, config, isolated, cache) -> 
     for found in locate(paths, cwd):
         pr = None
         if cache:
-            res = _cache_hit(found, dialect, profile, options, config, isolated, True)
+            res, pr = _cache_hit(found, dialect, profile, options, config, isolated, True)
             if res is not None:
                 out.append(res)
                 continue
-            pr = _PROBES.pop((found.path, dialect, profile, cache_mod.options_text(options), config, isolated))
         conf = config_mod.for_store(found.path, config, isolated, loaded)
         d, p = conf.store_choice(dialect, profile)
         name, prof, ev = choose(found.path, d, p)
@@ -300,7 +290,7 @@ def _checked(paths, dialect, profile, options, cwd, config, isolated, cache) -> 
 
             shas = cache_mod.file_hashes(res.store)
             note_ctx = cache_mod.note_context(res, shas)
-            partial = Partial(cache_mod.reusable(pr.entry, res, shas, note_ctx))
+            partial = Partial(cache_mod.reusable(pr, res, shas, note_ctx))
             res.diagnostics = lint(res.store, res.options, partial)
             pr.record(res, config, isolated, shas, partial, note_ctx)
         out.append(res)

@@ -38,9 +38,10 @@ configured, detected, read and linted in full, and the entry rewritten.
 timestamp granularity of the moment the check looked at it can keep its
 size and ``mtime``. Every ``stat`` is taken before the file is read, and a
 recorded ``stat`` is trusted only when the file's ``mtime`` and ``ctime``
-are more than :data:`RACY_NS` older than the moment that check began
-(``scan_ns`` in the entry); a file that is not is read and hashed again
-(and the entry rewritten, so the next check trusts it).
+were more than :data:`RACY_NS` older than the moment that check began;
+the others are listed as ``racy`` in the entry, and a later check reads
+and hashes them again (and rewrites the entry, so the next one trusts
+them once they are old enough).
 
 **One changed note.** The entry also keeps, per note, the raw findings of
 the note rules (:data:`mmlint.rules.NOTE`: rules whose findings on a note
@@ -174,29 +175,34 @@ def _name(text: str) -> str:
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
-def _entry_path(text: str) -> str:
-    return os.path.join(cache_dir(), __version__, _name(text) + ".json")
+def _entry_path(text: str, part: str = "") -> str:
+    """The entry named after ``text``; ``part="notes"``: its per-note table
+    (read only when a check misses, so a hit parses less)."""
+    return os.path.join(cache_dir(), __version__, _name(text) + (f".{part}" if part else "") + ".json")
 
 
 def _row(st: os.stat_result) -> list[int]:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, st.st_mode]
 
 
-def stat_tree(root: str) -> tuple[dict[str, list], dict[str, list], list[list[str]]]:
+def stat_tree(root: str, racy_after: int) -> tuple[dict[str, str], dict[str, str], list[list[str]], set[str]]:
     """Every file and folder below the folder ``root`` without reading any:
-    ``(files, folders, errors)``.
+    ``(files, folders, errors, racy)``.
 
-    ``files``: store-relative POSIX path -> ``lstat`` row (size, mtime_ns,
-    ctime_ns, inode, device, mode), a symlink's row extended by its
-    target's ``stat`` row (or the ``errno`` of following it). ``folders``:
-    path -> ``[mode, inode, device]``; a folder of :data:`UNWALKED` is
-    listed, not entered; a symlinked folder is a file (never followed).
-    ``errors``: ``[path, message]`` of folders that could not be listed
-    (``"."`` for the root). Never raises.
+    ``files``: store-relative POSIX path -> its ``lstat`` as text
+    (``size:mtime_ns:ctime_ns:inode:device:mode``), a symlink's followed by
+    ``>`` and its target's (or ``>!errno``), ``!errno`` when it cannot be
+    ``stat``-ed. ``folders``: path -> ``mode:inode:device``; a folder of
+    :data:`UNWALKED` is listed, not entered; a symlinked folder is a file
+    (never followed). ``errors``: ``[path, message]`` of folders that could
+    not be listed (``"."`` for the root). ``racy``: the files whose
+    ``mtime`` or ``ctime`` (or their target's) is not older than
+    ``racy_after`` (ns). Never raises.
     """
-    files: dict[str, list] = {}
-    folders: dict[str, list] = {}
+    files: dict[str, str] = {}
+    folders: dict[str, str] = {}
     errors: list[list[str]] = []
+    racy: set[str] = set()
     stack = [("", root)]
     while stack:
         rel_dir, path = stack.pop()
@@ -211,36 +217,40 @@ def stat_tree(root: str) -> tuple[dict[str, list], dict[str, list], list[list[st
                 try:
                     st = e.stat(follow_symlinks=False)
                 except OSError as exc:
-                    files[rel] = [-1, exc.errno or 0]
+                    files[rel] = f"!{exc.errno or 0}"
                     continue
                 mode = st.st_mode
                 if stat.S_ISDIR(mode):
-                    folders[rel] = [mode, st.st_ino, st.st_dev]
+                    folders[rel] = f"{mode}:{st.st_ino}:{st.st_dev}"
                     if e.name not in UNWALKED:
                         stack.append((rel, e.path))
                     continue
-                row = _row(st)
+                row = f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}:{st.st_dev}:{mode}"
+                if st.st_mtime_ns >= racy_after or st.st_ctime_ns >= racy_after:
+                    racy.add(rel)
                 if stat.S_ISLNK(mode):
                     try:
-                        row += _row(os.stat(e.path))
+                        t = os.stat(e.path)
                     except OSError as exc:
-                        row.append(exc.errno or 0)
+                        row += f">!{exc.errno or 0}"
+                    else:
+                        row += f">{t.st_size}:{t.st_mtime_ns}:{t.st_ctime_ns}:{t.st_ino}:{t.st_dev}:{t.st_mode}"
+                        if t.st_mtime_ns >= racy_after or t.st_ctime_ns >= racy_after:
+                            racy.add(rel)
                 files[rel] = row
-    return files, folders, errors
+    return files, folders, errors, racy
 
 
 def _trusted(row: list, old: list, limit: int) -> bool:
-    """``row`` equals the recorded ``old`` and every time in it is older
-    than ``limit`` (not racy)."""
-    if row != old or len(row) < 3:
-        return False
-    return all(t < limit for t in row[1:3] + row[7:9])
+    """``row`` equals the recorded ``old`` and its times are older than
+    ``limit`` (not racy)."""
+    return row == old and row[1] < limit and row[2] < limit
 
 
 def _sha(data: bytes) -> str:
     import hashlib
 
-    return hashlib.sha256(data).hexdigest()
+    return hashlib.sha256(data).hexdigest()[:32]  # 128 bits: plenty against accidents, half the entry
 
 
 def _read(path: str) -> bytes | None:
@@ -284,7 +294,7 @@ class Probe:
     Attributes:
         text: the entry's name text (:func:`slot_text`).
         scan_ns: wall-clock time (ns) before the first ``stat``.
-        files, folders, errors: :func:`stat_tree` of the store.
+        files, folders, errors, racy: :func:`stat_tree` of the store.
         entry: the recorded entry (a dict) when its format, version, code
             stamp and name text match, else ``None``.
     """
@@ -293,9 +303,8 @@ class Probe:
         self.root = os.path.realpath(found_path)
         self.text = text
         self.scan_ns = time.time_ns()
-        self.files, self.folders, self.errors = stat_tree(self.root)
+        self.files, self.folders, self.errors, self.racy = stat_tree(self.root, self.scan_ns - RACY_NS)
         self.entry = _load(text)
-        self._hashes: dict[str, str] = {}
         self._dirty = False
 
     def fresh(self) -> dict[str, Any] | None:
@@ -309,18 +318,22 @@ class Probe:
         recorded = e["files"]
         if recorded.keys() != self.files.keys():
             return None
-        limit = e["scan_ns"] - RACY_NS
-        stale = [rel for rel, row in self.files.items() if not _trusted(row, recorded[rel][0], limit)]
+        racy = set(e["racy"])
+        stale = [rel for rel, row in self.files.items() if row != recorded[rel][0] or rel in racy]
         if stale and e.get("mtime_sensitive"):
             return None  # a rule read modification times (not-updated): a touched file is a change
         for rel in stale:
             sha = recorded[rel][1]
-            if sha is None or sha == "-" or len(self.files[rel]) < 6:
+            if sha is None or sha == "-" or self.files[rel].startswith("!"):
                 return None
             data = _read(os.path.join(self.root, *rel.split("/")))
             if data is None or _sha(data) != sha:
                 return None
             recorded[rel] = [self.files[rel], sha]
+            racy.discard(rel)
+            if rel in self.racy:
+                racy.add(rel)
+        limit = e["scan_ns"] - RACY_NS
         for item in e["config_files"]:
             path, old, sha = item
             row = _config_row(path)
@@ -337,6 +350,7 @@ class Probe:
             stale.append(path)
         if stale:
             e["scan_ns"] = self.scan_ns
+            e["racy"] = sorted(racy)
             self._dirty = True
         return e
 
@@ -363,9 +377,8 @@ class Probe:
         if shas is None:
             shas = file_hashes(store)
         files = {rel: [row, shas.get(rel)] for rel, row in self.files.items()}
-        note_diags = None
+        note_diags: dict[str, list] = {}
         if partial is not None and not partial.stray and note_ctx is not None:
-            note_diags = {}
             for part in (partial.reuse, partial.fresh):
                 for path, ds in part.items():
                     sha = shas.get(path)
@@ -386,14 +399,16 @@ class Probe:
         stale_days = (res.options.hygiene if res.options is not None else {}).get("stale-days", DEFAULTS["stale-days"])
         entry = {"mtime_sensitive": bool(stale_days),"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "scan_ns": self.scan_ns,
                  "trusted": res.dialect in dialects.BUILTIN and not extends,
-                 "files": files, "folders": self.folders, "errors": self.errors, "config_files": cfiles,
+                 "files": files, "racy": sorted(self.racy), "folders": self.folders, "errors": self.errors,
+                 "config_files": cfiles,
                  "dialect": res.dialect, "profile": res.profile, "config": res.config, "warnings": list(res.warnings),
                  "evidence": [ev.dialect, ev.profile, ev.score, list(ev.reasons)] if ev is not None else None,
                  "diagnostics": [_dump(d) for d in res.diagnostics],
-                 "note_ctx": note_ctx if note_diags is not None else None, "note_diags": note_diags,
                  "notes": [n.path for n in store.notes], "index": store.index.path if store.index is not None else None}
         self.entry = entry
         _write(self.text, entry)
+        _write(self.text, {"format": FORMAT, "stamp": entry["stamp"], "slot": self.text,
+                           "note_ctx": note_ctx if note_diags else None, "note_diags": note_diags}, "notes")
 
 
 def file_hashes(store: Any) -> dict[str, str]:
@@ -421,17 +436,19 @@ def note_context(res: Any, shas: dict[str, str]) -> str:
     return h.hexdigest()
 
 
-def reusable(entry: dict[str, Any] | None, res: Any, shas: dict[str, str], note_ctx: str) -> dict[str, list]:
-    """Note path -> the note rules' raw diagnostics recorded in ``entry``
-    for every note of ``res`` whose bytes are unchanged, when the entry is
-    trusted and was recorded under the same ``note_ctx``
+def reusable(pr: Probe, res: Any, shas: dict[str, str], note_ctx: str) -> dict[str, list]:
+    """Note path -> the note rules' raw diagnostics recorded for the store
+    of probe ``pr`` (its per-note table) for every note of ``res`` whose
+    bytes are unchanged, when the entry is trusted and the table was
+    recorded by this mmlint under the same ``note_ctx``
     (:func:`note_context`); ``{}`` otherwise. For
     :class:`mmlint.rules.Partial`."""
-    if entry is None or not entry.get("trusted") or entry.get("note_ctx") != note_ctx:
+    if pr.entry is None or not pr.entry.get("trusted"):
         return {}
-    table = entry.get("note_diags")
-    if not isinstance(table, dict):
+    side = _load(pr.text, "notes")
+    if side is None or side.get("note_ctx") != note_ctx or not isinstance(side.get("note_diags"), dict):
         return {}
+    table = side["note_diags"]
     out = {}
     try:
         for n in res.store.notes:
@@ -545,17 +562,20 @@ def _load_diag(x: list) -> Any:
     return Diagnostic(x[0], x[1], x[2], Span(*x[3]), x[4], x[5], x[6], edits, x[8])
 
 
-def _load(text: str) -> dict[str, Any] | None:
-    """The entry named after ``text`` when it is of this format, version and
-    code and names ``text``; ``None`` otherwise (or when it cannot be read)."""
+def _load(text: str, part: str = "") -> dict[str, Any] | None:
+    """The entry named after ``text`` (or its ``part``) when it is of this
+    format, version and code and names ``text``; ``None`` otherwise (or when
+    it cannot be read)."""
     try:
-        with open(_entry_path(text), "rb") as fh:
+        with open(_entry_path(text, part), "rb") as fh:
             data = json.loads(fh.read())
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("slot") != text \
                 or data.get("stamp") != code_stamp():
             return None
+        if part:
+            return data
         for key, kind in (("files", dict), ("folders", dict), ("errors", list), ("config_files", list),
-                          ("diagnostics", list), ("notes", list), ("warnings", list), ("scan_ns", int)):
+                          ("diagnostics", list), ("notes", list), ("warnings", list), ("scan_ns", int), ("racy", list)):
             if not isinstance(data.get(key), kind):
                 return None
         return data
@@ -563,12 +583,12 @@ def _load(text: str) -> dict[str, Any] | None:
         return None
 
 
-def _write(text: str, payload: dict[str, Any]) -> None:
-    """Write an entry atomically (a unique temporary file, then a rename);
-    errors ignored."""
+def _write(text: str, payload: dict[str, Any], part: str = "") -> None:
+    """Write an entry (or its ``part``) atomically (a unique temporary file,
+    then a rename); errors ignored."""
     import tempfile
 
-    path = _entry_path(text)
+    path = _entry_path(text, part)
     try:
         top = cache_dir()
         os.makedirs(os.path.dirname(path), exist_ok=True)

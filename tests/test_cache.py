@@ -30,6 +30,14 @@ def _store(root: Path, n: int = 6) -> Path:
     return make_store(root, files)
 
 
+def _entry(cache_dir: Path, part: str = "") -> Path:
+    """The one entry (or its per-note ``part``) in ``cache_dir``."""
+    found = [p for p in cache_dir.rglob("*.json")
+             if (p.name.endswith(f".{part}.json") if part else not p.name.endswith(".notes.json"))]
+    assert len(found) == 1, found
+    return found[0]
+
+
 def _dump(result: api.CheckResult) -> list:
     return [[(d.code, d.name, d.severity, d.span, d.message, d.hint, d.fix, d.edits, d.anchor) for d in s.diagnostics]
             for s in result.stores]
@@ -127,7 +135,7 @@ def test_deleted_or_unwritable_cache_is_harmless(tmp_path, cache_dir):
     for p in sorted(cache_dir.rglob("*"), reverse=True):
         p.unlink() if p.is_file() else p.rmdir()
     assert not api.check([str(root)], profile="upstream", cache=True).stores[0].cached
-    entry = next(cache_dir.rglob("*.json"))
+    entry = _entry(cache_dir)
     entry.write_text("{not json")
     assert not api.check([str(root)], profile="upstream", cache=True).stores[0].cached
     blocker = tmp_path / "file"
@@ -206,18 +214,30 @@ def test_racy_entries_are_hashed_again_not_trusted(tmp_path, cache_dir, monkeypa
     """A file rewritten within the timestamp granularity of the check that
     recorded it keeps its stat: the entry must not trust that stat."""
     root = _store(tmp_path / "s")
-    api.check([str(root)], profile="upstream", cache=True)  # files written just now: racy
-    recorded = cache.stat_tree
-    snapshot = recorded(os.path.realpath(root))
+    real = os.path.realpath(root)
     note = root / "note-1.md"
-    note.write_text(note.read_text().replace("type: reference", "type: referencx"))  # same size
-    monkeypatch.setattr(cache, "stat_tree", lambda r: snapshot)  # as if the stat had not changed
-    seen = _reads(monkeypatch, root)
-    assert api.cached([str(root)], profile="upstream") is None  # hashed again: a miss
-    assert str(note) in seen
-    # were the recorded stat old enough to be trusted, the change would go unseen: the guard is what saw it
-    monkeypatch.setattr(cache, "RACY_NS", -10**12)
+    original = note.read_text()
+
+    def same_stat_other_bytes() -> None:
+        snapshot = cache.stat_tree(real, 0)[:3]  # the stat as recorded
+        note.write_text(original.replace("type: reference", "type: referencx"))  # same size
+        monkeypatch.setattr(cache, "stat_tree", lambda root, after: (*snapshot, set()))  # as if the stat had not moved
+
+    # without the guard (every file old enough), the change goes unseen: that is what the guard is for
+    racy_ns, stat_tree = cache.RACY_NS, cache.stat_tree
+    monkeypatch.setattr(cache, "RACY_NS", -10**15)
+    api.check([str(root)], profile="upstream", cache=True)
+    same_stat_other_bytes()
     assert api.cached([str(root)], profile="upstream") is not None
+    # with it, the files just written are racy: they are hashed again and the change is seen
+    monkeypatch.setattr(cache, "RACY_NS", racy_ns)
+    monkeypatch.setattr(cache, "stat_tree", stat_tree)
+    note.write_text(original)
+    api.check([str(root)], profile="upstream", cache=True)
+    same_stat_other_bytes()
+    seen = _reads(monkeypatch, root)
+    assert api.cached([str(root)], profile="upstream") is None
+    assert str(note) in seen
 
 
 def test_tree_shape_and_configuration_around_the_store_are_in_the_key(tmp_path, cache_dir, monkeypatch):
@@ -239,12 +259,12 @@ def test_tree_shape_and_configuration_around_the_store_are_in_the_key(tmp_path, 
         assert api.cached([str(root)], **args) is None, args
 
 
-@pytest.mark.parametrize("damage", ["truncate", "not-a-dict", "files-wrong", "diagnostics-wrong", "binary"])
+@pytest.mark.parametrize("damage", ["truncate", "not-a-dict", "files-wrong", "diagnostics-wrong", "binary", "notes-wrong"])
 def test_damaged_entries_are_misses_never_errors(tmp_path, cache_dir, monkeypatch, damage):
     root = _store(tmp_path / "s")
     _later(monkeypatch)
     plain = api.check([str(root)], profile="upstream", cache=True)
-    entry = next(cache_dir.rglob("*.json"))
+    entry = _entry(cache_dir)
     doc = json.loads(entry.read_text())
     if damage == "truncate":
         entry.write_text(entry.read_text()[:100])
@@ -256,8 +276,15 @@ def test_damaged_entries_are_misses_never_errors(tmp_path, cache_dir, monkeypatc
     elif damage == "diagnostics-wrong":
         doc["diagnostics"] = [["P101"]]
         entry.write_text(json.dumps(doc))
-    else:
+    elif damage == "binary":
         entry.write_bytes(b"\xff\xfe\x00garbage")
+    else:  # the per-note table: only a changed note's check reads it
+        side = _entry(cache_dir, "notes")
+        table = json.loads(side.read_text())
+        table["note_diags"] = {k: [v[0], [["X"]]] for k, v in table["note_diags"].items()}
+        side.write_text(json.dumps(table))
+        (root / "note-1.md").write_text((root / "note-1.md").read_text() + "More.\n")
+        plain = api.check([str(root)], profile="upstream")
     assert api.cached([str(root)], profile="upstream") is None
     again = api.check([str(root)], profile="upstream", cache=True)
     assert not again.stores[0].cached and _dump(again) == _dump(plain)
