@@ -182,13 +182,38 @@ def _risky(raw: str) -> bool:
     return bool(v) and (v[0] in _RISKY_START or ": " in v or " #" in v or v.endswith(":") or "\t" in v)
 
 
+# What a risky line (:func:`_risky`) needs somewhere: a tab, a risky first
+# character of a value, " #", or a second colon on its line (": " or a final
+# ":" in the value). All ASCII, so the raw bytes can be searched; linear (a
+# colon's scan stops at its line's end).
+_RISKY_BYTES = re.compile(rb"[\t\[{&*!|>%@`'\"]| #|:[^\n]*:")
+
+
+def _maybe_risky(ctx: Context, note: Any) -> bool:
+    """False when no line of the note's frontmatter can be risky: the file's
+    bytes up to its closing fence's line (counted at ``\n``, so at least the
+    whole block) hold none of :data:`_RISKY_BYTES`. Spares reading the
+    block's lines for the plain blocks most notes have."""
+    rec = ctx.store.files.get(note.path)
+    data = rec.data if rec is not None else None
+    if not data:
+        return True
+    end = -1
+    for _ in range(note.frontmatter.close_line - 1):
+        end = data.find(b"\n", end + 1)
+        if end < 0:
+            end = len(data)
+            break
+    return _RISKY_BYTES.search(data, 0, end) is not None
+
+
 def _yaml_view(ctx: Context, note: Any) -> tuple[Any, str | None] | None:
     """The YAML reading of a note's frontmatter, computed only when some line
     is risky (plain ``key: value`` blocks read the same either way)."""
     fm = note.frontmatter
     if fm is None or fm.close_raw is None:
         return None
-    if not any(_risky(r) for r in fm.raw_lines()):
+    if not _maybe_risky(ctx, note) or not any(_risky(r) for r in fm.raw_lines()):
         return None
     raws = [r for it in fm.items for r in it.raw]
     key = "yaml:" + note.path
