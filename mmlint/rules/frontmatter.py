@@ -4,7 +4,9 @@ apply body labels of engramory feedback and project notes."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
+from functools import lru_cache
 
 from mmlint.model import Span
 from mmlint.rules import Context, ERROR, Finding, INFO, WARNING, body_line_offset, reader_rule, rule
@@ -429,13 +431,23 @@ _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 
 
 def _date(value):
-    import datetime
+    """The calendar date a ``YYYY-MM-DD...`` value starts with (ASCII
+    digits, a real day), else ``None``."""
+    return _date_of(value) if type(value) is str else _parse_date(value)
 
+
+@lru_cache(maxsize=4096)
+def _date_of(value: str):
+    """:func:`_parse_date`, memoised: a store repeats its dates."""
+    return _parse_date(value)
+
+
+def _parse_date(value):
     m = _DATE.match(value or "") if isinstance(value, str) else None
     if not m or not value[:10].isascii():
         return None
     try:
-        return datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        return _dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
     except ValueError:
         return None
 

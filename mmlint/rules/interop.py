@@ -499,12 +499,14 @@ def invisible_character(ctx: Context):
     """
     store = ctx.store
     targets: list[tuple[str, str, int]] = []
-    if store.index is not None and store.index.text:
+    if store.index is not None and store.index.text and not store.index.text.isascii():
         targets.append((store.index.path, store.index.text, 0))
     for n in store.notes:
         rec = store.files.get(n.path)
         if rec is None or rec.kind != "note" or rec.data is None or not n.body_line or n.body_line <= 1:
             continue
+        if rec.data.isascii():
+            continue  # every INVISIBLE character is outside ASCII
         head = rec.data.decode("utf-8", "surrogateescape").split("\n", n.body_line - 1)[: n.body_line - 1]
         targets.append((n.path, "\n".join(head), 0))
     for path, text, _ in targets:

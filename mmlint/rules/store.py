@@ -78,8 +78,8 @@ def invalid_utf8(ctx: Context):
     Good: the file re-saved as UTF-8.
     """
     for rec in ctx.store.files.values():
-        if rec.kind not in ("note", "index") or rec.data is None:
-            continue
+        if rec.kind not in ("note", "index") or rec.data is None or rec.data.isascii():
+            continue  # ASCII is valid UTF-8
         dec = decode(rec.data)
         if dec.bad_bytes:
             line, col = _first_bad(dec.text)
@@ -219,8 +219,8 @@ def missing_final_newline(ctx: Context):
     Fix: safe: appends one line break in the file's own style (LF, CRLF or CR).
     """
     for rec in ctx.store.files.values():
-        if rec.kind not in ("note", "index") or not rec.data or b"\x00" in rec.data:
-            continue
+        if rec.kind not in ("note", "index") or not rec.data or rec.data.endswith(b"\n") or b"\x00" in rec.data:
+            continue  # a final LF byte is a final line break in every decoding
         dec = decode(rec.data)
         text = dec.text.replace("\r", "\n") if dec.newline == "\r" else dec.text
         if not text or text.endswith("\n"):
@@ -295,6 +295,30 @@ def secret_in_store(ctx: Context):
                               hint="revoke the credential, remove it, and record where it is kept instead")
 
 
+def _symlinked_notes(ctx: Context) -> set[str]:
+    """The notes (store-relative paths) that are symbolic links: one
+    directory listing per folder holding notes (a listing knows each
+    entry's type), instead of an ``lstat`` per note; a folder that cannot be
+    listed falls back to ``os.path.islink`` per note."""
+    import os
+
+    by_dir: dict[str, list[str]] = {}
+    for path, rec in ctx.store.files.items():
+        if rec.kind == "note":
+            by_dir.setdefault(path.rpartition("/")[0], []).append(path)
+    out: set[str] = set()
+    for folder, paths in by_dir.items():
+        full = os.path.join(ctx.store.root, *folder.split("/")) if folder else ctx.store.root
+        try:
+            with os.scandir(full) as it:
+                links = {e.name for e in it if e.is_symlink()}
+        except OSError:
+            out.update(p for p in paths if os.path.islink(os.path.join(ctx.store.root, *p.split("/"))))
+            continue
+        out.update(p for p in paths if p.rpartition("/")[2] in links)
+    return out
+
+
 @rule("S115", "note-symlink", WARNING)
 def note_symlink(ctx: Context):
     """A note is a symbolic link to another file inside the store.
@@ -307,7 +331,8 @@ def note_symlink(ctx: Context):
     """
     import os
 
+    linked = _symlinked_notes(ctx)
     for path, rec in ctx.store.files.items():
-        if rec.kind == "note" and os.path.islink(os.path.join(ctx.store.root, *path.split("/"))):
+        if rec.kind == "note" and path in linked:
             target = os.path.relpath(os.path.realpath(os.path.join(ctx.store.root, *path.split("/"))), ctx.store.root)
             yield Finding(Span(path, 1, 1), f"note is a symlink to {echo(target)}; its content is read twice")
