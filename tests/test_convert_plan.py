@@ -11,7 +11,7 @@ import re
 import subprocess
 import sys
 
-from conftest import FIXTURES, tree_bytes
+from conftest import FIXTURES, ROOT, tree_bytes
 from mmlint import convert, dialects
 from mmlint.model import semantic
 
@@ -254,3 +254,21 @@ def test_bad_bytes_convert_and_the_json_plan_stays_valid(tmp_path):
         assert doc["written"] and os.fsdecode(b"b\xffz.md") in [f["source"] for f in doc["files"]]
         rt = convert.round_trip(_read(root, "engramory", "claude-code"), str(tmp_path / f"rt-{target}"), target, None, CC)
         assert rt.ok, rt.changed
+
+
+def test_index_cap_refusal_finds_the_entries_where_the_mm_reader_does():
+    """The mm budget check takes entries' first lines from
+    :func:`mmlint.dialects.mm.entry_starts` (it does not read the entries):
+    the same lines and topics as :func:`mmlint.dialects.mm.read_index`, on
+    every mm index of the fixtures and on odd line ends."""
+    from mmlint.dialects import mm
+
+    texts = [p.read_bytes() for p in FIXTURES.glob("mm/**/MEMORY.md")]
+    texts += [p.read_bytes() for p in (ROOT.parent / "shared/corpus").glob("**/MEMORY.md")]
+    for fixture, profile in (("workspace/basic/store", None), ("engramory/upstream/store", "upstream")):
+        texts.append(mm.render(_read(FIXTURES / fixture, fixture.split("/")[0], profile))["MEMORY.md"])
+    texts += [b"\xef\xbb\xbf## a\r\n- **summary:** s\r\n##b\n##  c d \n ## e\n## \n#### f\n## g\rx\n"]
+    assert len(texts) > 3
+    for data in texts:
+        _, entries, _ = mm.read_index("MEMORY.md", data)
+        assert mm.entry_starts(data) == [(e["line"], e["topic"]) for e in entries], data[:80]

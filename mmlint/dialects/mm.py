@@ -167,6 +167,18 @@ def _strip_cr(line: str) -> str:
     return line[:-1] if line.endswith("\r") else line
 
 
+def entry_topic(line: str) -> str | None:
+    """The topic when ``line`` (no line end) opens an index entry (``## topic``), else ``None``."""
+    return line[2:].strip() if _HEADING_RE.match(line) else None
+
+
+def entry_starts(data: bytes) -> list[tuple[int, str]]:
+    """``(1-based line, topic)`` of each entry of the index ``data``: where
+    :func:`read_index` starts one, without reading the entries."""
+    lines = decode(data).text.split("\n")
+    return [(i, topic) for i, raw in enumerate(lines, start=1) if (topic := entry_topic(_strip_cr(raw))) is not None]
+
+
 def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], list[Problem]]:
     """Parse ``MEMORY.md``: ``(index, entries, problems)``.
 
@@ -183,8 +195,8 @@ def read_index(path: str, data: bytes) -> tuple[Index, list[dict[str, Any]], lis
     cur: dict[str, Any] | None = None
     for i, raw in enumerate(lines, start=1):
         line = _strip_cr(raw)
-        if _HEADING_RE.match(line):
-            topic = line[2:].strip()
+        topic = entry_topic(line)
+        if topic is not None:
             cur = {"topic": topic, "line": i, "fields": {}, "extra": {}, "spans": {}, "file": None,
                    "body": [], "seen": set()}
             entries.append(cur)
@@ -735,10 +747,10 @@ def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None 
                                "body", {"bodyChars": chars, "writeBudget": budget, "overflow": 0,
                                         "noteBytes": size, "noteMaxBytes": DETAIL_MAX_BYTES}))
     if "MEMORY.md" in files and use["MEMORY.md"]["overBudget"]:  # within the caps: no need to parse it here
-        _, parsed, _ = read_index("MEMORY.md", files["MEMORY.md"])
+        parsed = entry_starts(files["MEMORY.md"])  # entries' lines only: reading 20,000 entries would hold each one's fields
         by_topic = {topic_for(n): n.path for n in store.notes}
-        starts = [ent["line"] for ent in parsed] + [use["MEMORY.md"]["lines"] + 1]
-        spans = [(ent["line"], nxt - 1, by_topic.get(ent["topic"], ent["topic"])) for ent, nxt in zip(parsed, starts[1:])]
+        starts = [line for line, _ in parsed] + [use["MEMORY.md"]["lines"] + 1]
+        spans = [(line, nxt - 1, by_topic.get(topic, topic)) for (line, topic), nxt in zip(parsed, starts[1:])]
         ov = index_overflow(files["MEMORY.md"], INDEX_CAPS["lines"], INDEX_CAPS["bytes"], spans)
         if ov is not None:
             out.append(ov)
