@@ -272,3 +272,29 @@ def test_index_cap_refusal_finds_the_entries_where_the_mm_reader_does():
     for data in texts:
         _, entries, _ = mm.read_index("MEMORY.md", data)
         assert mm.entry_starts(data) == [(e["line"], e["topic"]) for e in entries], data[:80]
+
+
+def test_json_plan_is_written_as_json_dumps_writes_it(store, tmp_path):
+    """``--format json`` writes the plan item by item: the same text as
+    ``json.dumps(plan_json(...), indent=2)``, for plans with files,
+    carriers, fills, losses, refusals with usage, empty lists and bytes
+    that are not UTF-8."""
+    import io
+
+    from mmlint.reporters.plan import plan_json, write_plan_json
+
+    odd = store({"MEMORY.md": "# Memory Index\n\n- [a](a.md) — h\n", "a.md": b"---\nname: a\ndescription: \xff\n---\n\nx\n"})
+    plans = [convert.plan_conversion(_read(FIXTURES / "engramory/upstream/store", "engramory", "upstream"), str(tmp_path / "w"),
+                                     "workspace", dry_run=True),
+             convert.plan_conversion(_read(FIXTURES / "workspace/basic/store", "workspace"), str(tmp_path / "e"), "engramory",
+                                     "upstream", dry_run=True),
+             convert.plan_conversion(_read(FIXTURES / "mm/basic/store", "mm"), str(tmp_path / "c"), "engramory", "claude-code",
+                                     {"type": "user"}, {"memory_id", "file"}, dry_run=True),
+             convert.plan_conversion(_read(odd, "engramory", "upstream"), str(tmp_path / "o"), "workspace", dry_run=True)]
+    assert any(p.refusals for p in plans) and any(p.fills for p in plans) and any(p.carriers for p in plans)
+    for plan in plans:
+        for dry in (True, False):
+            out = io.StringIO()
+            write_plan_json(plan, dry, out)
+            want = json.dumps(plan_json(plan, dry), ensure_ascii=False, indent=2)
+            assert out.getvalue() == want.encode("utf-8", "backslashreplace").decode("utf-8") + "\n"

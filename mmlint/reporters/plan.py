@@ -12,6 +12,8 @@ JSON: one ``mmlint.convert/1`` object (:func:`plan_json`), the same data.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from itertools import islice
 from typing import Any, TextIO
 
 from mmlint.reporters import Reporter
@@ -54,6 +56,45 @@ def plan_json(plan: Any, dry_run: bool) -> dict:
     (:class:`mmlint.convert.Plan`): the same data as the text. Sizes are
     bytes; ``usage`` keeps the target's metric names (see
     :class:`mmlint.convert.PlannedFile`)."""
+    return {key: list(value) if isinstance(value, Iterator) else value for key, value in _members(plan, dry_run).items()}
+
+
+def write_plan_json(plan: Any, dry_run: bool, out: TextIO) -> None:
+    """Write ``json.dumps(plan_json(plan, dry_run), ensure_ascii=False,
+    indent=2)`` and a newline to ``out``, the same text, one item of the
+    long lists (files, carriers) at a time: a plan of 20,000 notes is
+    never held as one document and one string (~80 MiB). Bytes that are
+    not UTF-8 (lone surrogates) become ``\\udcXX`` escapes."""
+    out.write("{")
+    sep = "\n"
+    for key, value in _members(plan, dry_run).items():
+        out.write(sep + "  " + _json(key) + ": ")
+        sep = ",\n"
+        if not isinstance(value, Iterator):
+            out.write(_json(value).replace("\n", "\n  "))
+            continue
+        opened = False
+        while batch := list(islice(value, 500)):  # json per batch: one call per item would cost more than the list
+            text = _json(batch)[2:-2]  # the items, without "[\n" and "\n]", indented one level
+            out.write((",\n    " if opened else "[\n    ") + text[2:].replace("\n", "\n  "))
+            opened = True
+        out.write("\n  ]" if opened else "[]")
+    out.write("\n}\n")
+
+
+def _json(value: Any) -> str:
+    """``value`` as ``json.dumps(..., ensure_ascii=False, indent=2)`` writes
+    it at the top level, lone surrogates escaped (valid JSON, same strings)."""
+    text = _ENCODER.encode(value)
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+#: ``json.dumps(..., ensure_ascii=False, indent=2)`` builds an encoder per call; one is enough.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, indent=2)
+
+
+def _members(plan: Any, dry_run: bool) -> dict[str, Any]:
+    """The members of :func:`plan_json`, each list as an iterator of its items."""
     return {
         "format": FORMAT_ID,
         "source": {"path": plan.source, "dialect": plan.source_dialect, "profile": plan.source_profile, "notes": plan.notes},
@@ -61,17 +102,17 @@ def plan_json(plan: Any, dry_run: bool) -> dict:
         "ok": plan.ok,
         "dryRun": dry_run,
         "written": plan.written,
-        "files": [{"path": f.path, "bytes": f.size, "kind": f.kind, "source": f.source or None, "usage": f.usage or None}
-                  for f in plan.files.values()],
-        "carriers": [{"path": p, "key": k} for p, k in plan.carriers],
-        "fills": [{"path": p, "field": f, "value": v} for p, f, v in plan.fills],
-        "losses": [{"path": p, "field": f, "value": v} for p, f, v in plan.losses],
-        "notCopied": [{"path": p, "reason": r} for p, r in plan.not_copied],
-        "swept": [{"path": p, "action": a} for p, a in plan.swept],
-        "removes": list(plan.removes),
+        "files": ({"path": f.path, "bytes": f.size, "kind": f.kind, "source": f.source or None, "usage": f.usage or None}
+                  for f in plan.files.values()),
+        "carriers": ({"path": p, "key": k} for p, k in plan.carriers),
+        "fills": ({"path": p, "field": f, "value": v} for p, f, v in plan.fills),
+        "losses": ({"path": p, "field": f, "value": v} for p, f, v in plan.losses),
+        "notCopied": ({"path": p, "reason": r} for p, r in plan.not_copied),
+        "swept": ({"path": p, "action": a} for p, a in plan.swept),
+        "removes": iter(plan.removes),
         "backup": plan.backup,
-        "refusals": [{"code": r.code, "path": r.path, "field": r.field, "message": r.message, "usage": r.usage}
-                     for r in plan.refusals],
+        "refusals": ({"code": r.code, "path": r.path, "field": r.field, "message": r.message, "usage": r.usage}
+                     for r in plan.refusals),
     }
 
 
@@ -160,6 +201,4 @@ class PlanReporter(Reporter):
         if not self.as_json:
             print_plan(result, self.dry_run, stream)
             return
-        text = json.dumps(plan_json(result, self.dry_run), ensure_ascii=False, indent=2)
-        # bytes that are not UTF-8 (kept as lone surrogates) become \udcXX escapes: valid JSON, same strings
-        stream.write(text.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
+        write_plan_json(result, self.dry_run, stream)
