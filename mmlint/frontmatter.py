@@ -116,6 +116,16 @@ class Frontmatter:
     def items(self, value: list[Item]) -> None:
         self._items, self._reload = value, None
 
+    @classmethod
+    def unloaded(cls, open_raw: str, close_raw: str | None, close_line: int, body_offset: int,
+                 top: tuple[str, ...], reload: tuple) -> Frontmatter:
+        """A block with no problems whose items are not made yet: what
+        :meth:`unload` leaves of a parsed one (``top``: its top-level keys)."""
+        fm = cls(open_raw, [], close_raw, close_line, body_offset)
+        fm._top = tuple(sys.intern(k) for k in top)
+        fm._items, fm._reload = None, reload
+        return fm
+
     def unload(self, reload: tuple) -> None:
         """Drop the items, keeping the top-level keys; ``reload`` is
         ``(function, *args)`` whose call gives the same items back (the
@@ -211,6 +221,36 @@ def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem
         problems.append(FMProblem("F102", f"unclosed quote in frontmatter value for {key!r}", line, col,
                                   hint=f"close the {q} at the end of the value, or remove it"))
     return value[1:], q
+
+
+def plain_block(text: str) -> tuple[list[str], int, list[tuple[str, str, int, int]]] | None:
+    """The common block, read without :class:`Item` objects: when ``text``
+    (no ``\\r`` anywhere) opens with a fence, closes it, and every line
+    between is a top-level one-line ``key: value`` that :func:`parse` reads
+    as an unquoted scalar with no finding (a key, a value not starting with
+    a quote, ``|``, ``>``, ``[`` or ``{``), returns ``(lines, close, fields)``:
+    ``text`` split at ``\\n``, the index of the closing fence in it, and
+    ``(key, value, line, value column)`` per line as :func:`parse` would
+    give them. Else ``None`` (then :func:`parse` is the reader)."""
+    if "\r" in text:
+        return None
+    lines = text.split("\n")
+    if lines[0].rstrip(" \t") != "---":
+        return None
+    fields = []
+    for i in range(1, len(lines)):
+        raw = lines[i]
+        if raw.rstrip(" \t") == "---":
+            return lines, i, fields
+        if not raw or raw[0].isspace() or raw[0] == "#":
+            return None
+        k, sep, v = raw.partition(":")
+        key = k.rstrip()
+        value = v.strip()
+        if not sep or not key or not value or value[0] in "'\"|>[{":
+            return None
+        fields.append((key, value, i + 1, len(k) + len(v) - len(v.lstrip()) + 2))
+    return None
 
 
 def parse(text: str) -> Frontmatter | None:

@@ -82,6 +82,17 @@ class Spans(MutableMapping):
         for k, v in (items.items() if hasattr(items, "items") else items):
             self[k] = v
 
+    @classmethod
+    def of_places(cls, path: str, places: list[tuple[str, int, int]]) -> Spans:
+        """Spans in ``path`` from ``(key, line, column)`` triples (distinct
+        keys, 0 <= line, column < 2**32), as setting each in turn would."""
+        new = cls()
+        if places:
+            new._paths = (path,)
+            new._keys = _shared(tuple(sys.intern(k) for k, _, _ in places))
+            new._pos = b"".join([_PLACE.pack(0, line, col) for _, line, col in places])
+        return new
+
     def _index(self, key: str) -> int:
         try:
             return self._keys.index(key)

@@ -16,7 +16,7 @@ from typing import Any
 from mmlint import carriers
 from mmlint import frontmatter as fmmod
 from mmlint.dialects import Unrepresentable
-from mmlint.model import NOTE_FIELDS, Note, Problem, Span
+from mmlint.model import NOTE_FIELDS, Note, Problem, Span, Spans
 from mmlint.textutil import apply_newline, decode, encode, to_lf
 
 #: Keys whose value is a list in the model.
@@ -160,10 +160,15 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
 
 
 def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: tuple[str, ...],
-          raw: bool, parts_wanted: bool = True) -> tuple[Note, list[Problem], dict[str, Any] | None]:
+          raw: bool, parts_wanted: bool = True, fast: bool = True) -> tuple[Note, list[Problem], dict[str, Any] | None]:
     """:func:`read_note` without the layout: ``(note, problems, parts)``
     where ``parts`` are the values of a :class:`NoteLayout` (``None``
-    unless ``parts_wanted``)."""
+    unless ``parts_wanted``). ``fast``: a block of plain one-line
+    ``key: value`` lines is read by :func:`_read_plain` (the same note)."""
+    if fast and not parts_wanted:
+        got = _read_plain(path, data, keymap, slug, category, raw)
+        if got is not None:
+            return got
     dec, text, fm = _parse(data, raw)
     problems: list[Problem] = []
     note = Note(path=path, slug=slug, category=category)
@@ -288,6 +293,54 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
     parts = {"bom": dec.bom, "newline": dec.newline or "\n", "fm": fm, "head": head, "body_raw": body_raw,
              "body_lf": body_lf, "lead_blank": lead, "read": read, "field_items": field_items}
     return note, problems, parts
+
+
+def _read_plain(path: str, data: bytes, keymap: dict[str, str], slug: str, category: tuple[str, ...],
+                raw: bool) -> tuple[Note, list[Problem], None] | None:
+    """:func:`_read` for the common note, with no :class:`~mmlint.frontmatter.Item`
+    made: a frontmatter block of plain one-line top-level ``key: value``
+    lines (:func:`mmlint.frontmatter.plain_block`), each key once, no
+    carrier key, no ``\\r`` in the file. ``None`` for any other note (then
+    :func:`_read` reads it the general way). The block is left unloaded:
+    its items are made from ``data`` if a rule asks for them."""
+    text = decode(data).text
+    block = fmmod.plain_block(text)
+    if block is None:
+        return None
+    lines, close, fields = block
+    seen: set[str] = set()
+    for key, _, _, _ in fields:
+        fieldname = keymap.get(key)
+        target = fieldname if fieldname else "extra:" + key
+        if target in seen or key.startswith(carriers.PREFIX):
+            return None  # a duplicate (F107) or a carrier: the general way
+        seen.add(target)
+    note = Note(path=path, slug=slug, category=category)
+    places: list[tuple[str, int, int]] = []
+    extra_places: list[tuple[str, int, int]] = []
+    for key, value, line, col in fields:
+        fieldname = keymap.get(key)
+        if not fieldname:
+            note.extra[key] = value
+            extra_places.append(("extra:" + key, line, 1))
+            continue
+        places.append((fieldname, line, col))
+        if fieldname == "category":
+            note.category = tuple(p for p in value.split("/") if p)
+            continue
+        if fieldname in LIST_FIELDS:
+            setattr(note, fieldname, [p.strip() for p in value.split(",") if p.strip()] if raw else split_list(value))
+        else:
+            setattr(note, fieldname, sys.intern(value) if fieldname in _REPEATED and len(value) <= 32 else value)
+    note.spans = Spans.of_places(path, places + extra_places)
+    body_offset = sum(len(x) + 1 for x in lines[: close + 1])
+    note.frontmatter = fmmod.Frontmatter.unloaded(lines[0], lines[close], close + 1, body_offset,
+                                                  tuple(f[0] for f in fields), (_items_of, data, raw))
+    body = text[body_offset:]
+    lead = body.startswith("\n")
+    note.body = body[1:] if lead else body
+    note.body_line = 1 + text.count("\n", 0, body_offset) + (1 if lead else 0)
+    return note, [], None
 
 
 def _parse(data: bytes, raw: bool) -> tuple[Any, str, fmmod.Frontmatter | None]:
