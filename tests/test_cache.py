@@ -416,3 +416,60 @@ def test_a_touch_is_a_change_when_not_updated_reads_modification_times(tmp_path,
     os.utime(root / "a.md", (1, 1))  # same bytes, modified in 1970
     again = api.check([str(root)], profile="claude-code", cache=True)
     assert not again.stores[0].cached and any(d.code == "H104" for d in again.stores[0].diagnostics)
+
+
+# --- the cached path held to the uncached one under random edits --------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_BODIES = ("A fact.\n", "See [[note-0]] and [[missing]].\n", "<!-- mmlint-disable-file F113 -->\nSilenced.\n",
+           "<!-- mmlint-disable-next-line F119 -->\nNothing to silence.\n", "Call 555-0100 or a@b.org.\n", "")
+_OPS = st.one_of(
+    st.tuples(st.just("body"), st.integers(0, 5), st.sampled_from(_BODIES)),
+    st.tuples(st.just("key"), st.integers(0, 5), st.sampled_from(("colour: blue\n", "type: bogus\n", "created: 2026-13-01\n"))),
+    st.tuples(st.just("add"), st.integers(6, 8), st.sampled_from(_BODIES)),
+    st.tuples(st.just("remove"), st.integers(0, 8), st.just("")),
+    st.tuples(st.just("touch"), st.integers(0, 8), st.just("")),
+    st.tuples(st.just("index"), st.integers(0, 8), st.just("")),
+    st.tuples(st.just("folder"), st.integers(0, 1), st.just("")),
+)
+
+
+def _note_text(i: int, extra: str, body: str) -> str:
+    return (f"---\nname: note-{i}\ndescription: note {i}\ntype: reference\ncreated: 2026-01-01\n"
+            f"updated: 2026-01-02\n{extra}---\n\n{body}")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(_OPS, min_size=1, max_size=4), later=st.booleans())
+def test_cached_checks_equal_uncached_ones_through_any_edits(tmp_path_factory, monkeypatch, ops, later):
+    base = tmp_path_factory.mktemp("edits")
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(base / "cache"))
+    if later:
+        _later(monkeypatch)
+    root = _store(base / "s")
+    api.check([str(root)], profile="upstream", cache=True)
+    for op, i, text in ops:
+        path = root / f"note-{i}.md"
+        if op == "body" and path.exists():
+            path.write_text(path.read_text().split("---\n\n", 1)[0] + "---\n\n" + text)
+        elif op == "key" and path.exists():
+            path.write_text(path.read_text().replace("---\n\n", text + "---\n\n", 1))
+        elif op == "add":
+            path.write_text(_note_text(i, "", text))
+        elif op == "remove" and path.exists():
+            path.unlink()
+        elif op == "touch" and path.exists():
+            os.utime(path, ns=(10**18, 10**18))
+        elif op == "index":
+            idx = root / "MEMORY.md"
+            line = f"- [N{i}](note-{i}.md) — h\n"
+            idx.write_text(idx.read_text().replace(line, "") if line in idx.read_text() else idx.read_text() + line)
+        elif op == "folder":
+            (root / ("archive" if i else "sub")).mkdir(exist_ok=True)
+        hit = api.cached([str(root)], profile="upstream")
+        warm = api.check([str(root)], profile="upstream", cache=True)
+        cold = api.check([str(root)], profile="upstream", cache=False)
+        assert _dump(warm) == _dump(cold), (op, i, text)
+        assert hit is None or _dump(hit) == _dump(cold), (op, i, text)
