@@ -285,12 +285,12 @@ def _checked(paths, dialect, profile, options, cwd, config, isolated, cache) -> 
         if pr is None:
             res.diagnostics = lint(res.store, res.options)
         else:
-            # the note rules run on changed notes only; the others' findings come from the entry
+            # note and file rules run on changed notes and files only; the others' findings come from the entry
             from mmlint.rules import Partial
 
             shas = cache_mod.file_hashes(res.store)
             note_ctx = cache_mod.note_context(res, shas)
-            partial = Partial(cache_mod.reusable(pr, res, shas, note_ctx))
+            partial = Partial(*cache_mod.reusable(pr, res, shas, note_ctx))
             res.diagnostics = lint(res.store, res.options, partial)
             pr.record(res, config, isolated, shas, partial, note_ctx)
         out.append(res)

@@ -43,16 +43,20 @@ the others are listed as ``racy`` in the entry, and a later check reads
 and hashes them again (and rewrites the entry, so the next one trusts
 them once they are old enough).
 
-**One changed note.** The entry also keeps, per note, the raw findings of
+**One changed note.** The entry also keeps (in a side file,
+``<hash>.notes.json``, read only on a miss), per note, the raw findings of
 the note rules (:data:`mmlint.rules.NOTE`: rules whose findings on a note
 depend on that note alone) with the hash of the note's bytes, under a
 context hash (:func:`note_context`: options, dialect, profile, the
 configuration file, the paths of all notes and the hash of every file that
-is not a note). A check that misses reads the whole store and runs every
-store rule, but runs the note rules only on the notes whose bytes changed
-and takes the recorded findings of the others (:class:`mmlint.rules.Partial`);
-ignores and suppressions then apply as in a cold run. A changed index or
-any other non-note file changes the context: every note is checked again.
+is not a note); and per file the raw findings of the file rules
+(:data:`mmlint.rules.FILE`: byte scans) with the file's hash and kind,
+under :func:`file_context`. A check that misses reads the whole store and
+runs every store rule, but runs the note and file rules only on the notes
+and files whose bytes changed and takes the recorded findings of the others
+(:class:`mmlint.rules.Partial`); ignores and suppressions then apply as in
+a cold run. A changed index or any other non-note file changes the note
+context: every note is checked again by the note rules.
 
 The cache is never trusted for a store read by a third-party dialect
 (its code is not in the stamp), nor under a configuration that uses
@@ -378,12 +382,18 @@ class Probe:
             shas = file_hashes(store)
         files = {rel: [row, shas.get(rel)] for rel, row in self.files.items()}
         note_diags: dict[str, list] = {}
+        file_diags: dict[str, list] = {}
         if partial is not None and not partial.stray and note_ctx is not None:
             for part in (partial.reuse, partial.fresh):
                 for path, ds in part.items():
                     sha = shas.get(path)
                     if sha not in (None, "-"):
                         note_diags[path] = [sha, [_dump(d) for d in ds]]
+            for part in (partial.reuse_files, partial.fresh_files):
+                for path, ds in part.items():
+                    sha, rec = shas.get(path), store.files.get(path)
+                    if sha not in (None, "-") and rec is not None:
+                        file_diags[path] = [sha, rec.kind, [_dump(d) for d in ds]]
         cands = config_candidates(res.found.path, config, isolated)
         cfiles = []
         extends = False
@@ -408,7 +418,8 @@ class Probe:
         self.entry = entry
         _write(self.text, entry)
         _write(self.text, {"format": FORMAT, "stamp": entry["stamp"], "slot": self.text,
-                           "note_ctx": note_ctx if note_diags else None, "note_diags": note_diags}, "notes")
+                           "note_ctx": note_ctx if note_diags else None, "note_diags": note_diags,
+                           "file_ctx": file_context(res) if file_diags else None, "file_diags": file_diags}, "notes")
 
 
 def file_hashes(store: Any) -> dict[str, str]:
@@ -426,39 +437,52 @@ def note_context(res: Any, shas: dict[str, str]) -> str:
     import hashlib
 
     notes = sorted({n.path for n in res.store.notes})
-    h = hashlib.sha256()
-    for part in [options_text(res.options), res.dialect, repr(res.profile), repr(res.config), *notes]:
-        h.update(part.encode("utf-8", "surrogateescape") + b"\0")
     note_set = set(notes)
-    for rel in sorted(shas):
-        if rel not in note_set:
-            h.update(f"{rel}\0{shas[rel]}\n".encode("utf-8", "surrogateescape"))
-    return h.hexdigest()
+    parts = [options_text(res.options), res.dialect, repr(res.profile), repr(res.config), *notes]
+    parts += [f"{rel}\0{shas[rel]}" for rel in sorted(shas) if rel not in note_set]
+    return hashlib.sha256("\0\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def reusable(pr: Probe, res: Any, shas: dict[str, str], note_ctx: str) -> dict[str, list]:
-    """Note path -> the note rules' raw diagnostics recorded for the store
-    of probe ``pr`` (its per-note table) for every note of ``res`` whose
-    bytes are unchanged, when the entry is trusted and the table was
-    recorded by this mmlint under the same ``note_ctx``
-    (:func:`note_context`); ``{}`` otherwise. For
-    :class:`mmlint.rules.Partial`."""
+def file_context(res: Any) -> str:
+    """What the file rules' findings on every file depend on besides the
+    file itself (:data:`mmlint.rules.FILE`): the options, dialect, profile
+    and configuration file of ``res``."""
+    return repr((options_text(res.options), res.dialect, res.profile, res.config))
+
+
+def reusable(pr: Probe, res: Any, shas: dict[str, str], note_ctx: str) -> tuple[dict[str, list], dict[str, list]]:
+    """``(by note, by file)``: the raw diagnostics recorded for the store of
+    probe ``pr`` (its per-note table) that still hold: the note rules' for
+    every note of ``res`` whose bytes are unchanged, when the table was
+    recorded under the same ``note_ctx`` (:func:`note_context`); the file
+    rules' for every file with the same bytes and kind, when recorded under
+    the same :func:`file_context`. Empty when the entry is not trusted or
+    the table is not of this mmlint. For :class:`mmlint.rules.Partial`."""
     if pr.entry is None or not pr.entry.get("trusted"):
-        return {}
+        return {}, {}
     side = _load(pr.text, "notes")
-    if side is None or side.get("note_ctx") != note_ctx or not isinstance(side.get("note_diags"), dict):
-        return {}
-    table = side["note_diags"]
-    out = {}
+    if side is None:
+        return {}, {}
+    by_note: dict[str, list] = {}
+    by_file: dict[str, list] = {}
     try:
-        for n in res.store.notes:
-            got = table.get(n.path)
-            sha = shas.get(n.path)
-            if got is not None and sha not in (None, "-") and got[0] == sha:
-                out[n.path] = [_load_diag(x) for x in got[1]]
+        if side.get("note_ctx") == note_ctx:
+            table = side["note_diags"]
+            for n in res.store.notes:
+                got = table.get(n.path)
+                sha = shas.get(n.path)
+                if got is not None and sha not in (None, "-") and got[0] == sha:
+                    by_note[n.path] = [_load_diag(x) for x in got[1]]
+        if side.get("file_ctx") == file_context(res):
+            table = side["file_diags"]
+            for path, rec in res.store.files.items():
+                got = table.get(path)
+                sha = shas.get(path)
+                if got is not None and sha not in (None, "-") and got[0] == sha and got[1] == rec.kind:
+                    by_file[path] = [_load_diag(x) for x in got[2]]
     except (TypeError, ValueError, IndexError, KeyError, AttributeError):
-        return {}
-    return out
+        return {}, {}
+    return by_note, by_file
 
 
 def probe(found_path: str, dialect: str | None, profile: str | None, options: Any, config: str | None,

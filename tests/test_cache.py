@@ -368,6 +368,7 @@ def test_one_changed_note_of_2000_reruns_the_note_rules_on_it_alone(tmp_path, ca
     warm = api.check([str(root)], profile="upstream", cache=True)
     assert not warm.stores[0].cached
     assert len(seen) == 1 and list(seen[0].fresh) == ["project-note-1002.md"] and len(seen[0].reuse) == 1999
+    assert list(seen[0].fresh_files) == ["project-note-1002.md"] and len(seen[0].reuse_files) == 2000
     cold = api.check([str(root)], profile="upstream", cache=False)
     assert _dump(warm) == _dump(cold)
     assert any(d.span.path == "project-note-1002.md" and d.code == "F112" for d in warm.stores[0].diagnostics)
@@ -395,13 +396,14 @@ def test_partial_runs_suppress_and_ignore_as_a_full_run_does(tmp_path, cache_dir
         p.write_text(p.read_text().replace(old, new))
         seen.clear()
         warm = api.check([str(root)], profile="upstream", cache=True)
-        assert list(seen[0].fresh) == [path], path
+        assert list(seen[0].fresh) == [path] and list(seen[0].fresh_files) == [path], path
         assert _dump(warm) == _dump(api.check([str(root)], profile="upstream", cache=False)), path
     # a changed index (not a note) invalidates every note's findings: all notes run again
     (root / "MEMORY.md").write_text((root / "MEMORY.md").read_text() + "\n")
     seen.clear()
     warm = api.check([str(root)], profile="upstream", cache=True)
     assert sorted(seen[0].fresh) == sorted(body) and seen[0].reuse == {}
+    assert list(seen[0].fresh_files) == ["MEMORY.md"]  # the file rules judge each file alone
     assert _dump(warm) == _dump(api.check([str(root)], profile="upstream", cache=False))
 
 

@@ -1,7 +1,8 @@
 """Rule scope (issue 9 item 3, step 2): a rule declared ``scope="note"``
 must give, on a store holding one note, exactly the findings it gives on
 that note in the whole store, and never a finding outside the notes' files;
-the engine may then run it on changed notes only."""
+a ``scope="file"`` rule the same for one file; the engine may then run them
+on changed notes and files only."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from conftest import corpus_stores, fixture_stores, make_store
 from mmlint import api, dialects, rules
-from mmlint.rules import NOTE, Context, Options
+from mmlint.rules import FILE, NOTE, Context, Options
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 from cases import CASES  # noqa: E402
@@ -76,8 +77,33 @@ def test_note_rules_depend_on_their_note_alone(tmp_path):
     assert sum(1 for r in note_rules if checked[r.code]) >= len(note_rules) * 2 // 3, checked
 
 
+def test_file_rules_depend_on_their_file_alone(tmp_path):
+    file_rules = [r for r in rules.load().values() if r.scope == FILE]
+    assert {r.code for r in file_rules} >= {"S106", "S114", "H106"}
+    stores = [(p, None, None) for p in fixture_stores() + corpus_stores()] + _mixed_stores(tmp_path)
+    checked = Counter()
+    for root, dialect, profile in stores:
+        try:
+            res = api.read_store(api.locate([str(root)])[0], dialect, profile)
+        except api.CheckError:
+            continue
+        store, mod = res.store, dialects.get(res.dialect)
+        for r in file_rules:
+            if not rules.runs_on(r, store, Options()):
+                continue
+            whole = list(r.func(Context(store, mod, Options())))
+            stray = [f.span for f in whole if f.span.path not in store.files]
+            assert stray == [], (r.code, str(root), stray[:3])
+            for path in store.files:
+                view = rules._file_view(store, {p: 1 for p in store.files if p != path})
+                alone = Counter(_key(f) for f in r.func(Context(view, mod, Options())))
+                assert alone == Counter(_key(f) for f in whole if f.span.path == path), (r.code, str(root), path)
+                checked[r.code] += sum(alone.values())
+    assert sum(1 for r in file_rules if checked[r.code]) >= len(file_rules) * 2 // 3, checked
+
+
 def test_scope_is_validated_and_defaults_to_store():
     assert rules.lookup("P106").scope == rules.STORE  # compares the index with every note
     assert rules.lookup("H101").scope == rules.STORE  # compares notes with each other
     with pytest.raises(ValueError):
-        rules.rule("Z999", "zz-test-rule", rules.INFO, scope="file")(lambda ctx: ())
+        rules.rule("Z999", "zz-test-rule", rules.INFO, scope="folder")(lambda ctx: ())

@@ -55,6 +55,12 @@ NO_FIX = "none"
 #: on the whole store. Unclassified rules are ``store`` rules.
 NOTE = "note"
 STORE = "store"
+#: A ``file`` rule's findings on a file depend only on that file (its path,
+#: kind and bytes) and on the dialect, profile and options, and lie in that
+#: file (byte scans: encoding, NUL bytes, line endings, secrets, personal
+#: data); the engine may run it on the changed files alone.
+FILE = "file"
+SCOPES = (NOTE, FILE, STORE)
 
 #: The one principle every default severity follows (``docs/rules.md``
 #: prints it; DESIGN "Rules and reports").
@@ -91,8 +97,8 @@ class Rule:
             (``workspace``): the default severity there when it differs from
             ``severity``, because the owning tool of that dialect or profile
             refuses what another tolerates (:data:`SEVERITY_PRINCIPLE`).
-        scope: :data:`NOTE` or :data:`STORE` (default): what its findings
-            depend on (see :data:`NOTE`).
+        scope: :data:`NOTE`, :data:`FILE` or :data:`STORE` (default): what
+            its findings depend on (see :data:`NOTE` and :data:`FILE`).
     """
 
     code: str
@@ -241,7 +247,8 @@ def rule(code: str, name: str, severity: str, dialects: Iterable[str] | None = N
     """Register a rule function (see module docs); ``fix`` is its fix safety;
     ``severity_by`` maps an engramory profile to the default severity there
     when it differs from ``severity``; ``scope`` is :data:`NOTE` for a rule
-    whose findings on a note depend on that note alone (see :data:`NOTE`;
+    whose findings on a note depend on that note alone, :data:`FILE` for one
+    whose findings on a file depend on that file's bytes alone (see there;
     ``tests/test_scope.py`` holds every such rule to it), else :data:`STORE`.
 
     Raises:
@@ -270,7 +277,7 @@ def _caller_module() -> str:
 
 
 def _register(code, name, severity, dialects, profiles, func, doc, module, fix, severity_by=None, scope=STORE) -> None:
-    if scope not in (NOTE, STORE):
+    if scope not in SCOPES:
         raise ValueError(f"rule {code}: bad scope {scope!r}")
     if severity not in SEVERITIES or any(v not in SEVERITIES for v in (severity_by or {}).values()):
         raise ValueError(f"rule {code}: bad severity {severity!r} / {severity_by!r}")
@@ -344,23 +351,30 @@ def _path_ignored(r: Rule, store: Store, options: Options, path: str) -> bool:
 
 
 class Partial:
-    """A run that reuses note-rule findings (see :data:`NOTE`): what
-    :func:`run` takes and gives back besides the diagnostics.
+    """A run that reuses earlier findings of :data:`NOTE` and :data:`FILE`
+    rules: what :func:`run` takes and gives back besides the diagnostics.
 
     Attributes:
         reuse: note path -> the raw diagnostics (stamped, before
             per-path ignores and suppressions) that the :data:`NOTE` rules
             gave on that note in an earlier run of the same store, options
             and non-note files; those notes are not run again (input).
-        fresh: note path -> the raw :data:`NOTE`-rule diagnostics of every
-            note run now, ``[]`` for a note without any (output).
-        stray: a :data:`NOTE` rule gave a finding outside the file of the
-            notes it ran on, so its findings cannot be kept per note (output).
+        reuse_files: file path -> the raw diagnostics the :data:`FILE`
+            rules gave on that file in an earlier run with the same bytes,
+            kind, dialect, profile and options (input).
+        fresh, fresh_files: the same for every note / file run now, ``[]``
+            for one without any (output).
+        stray: a :data:`NOTE` or :data:`FILE` rule gave a finding outside
+            the notes or files it ran on, so its findings cannot be kept
+            per note or file (output).
     """
 
-    def __init__(self, reuse: dict[str, list[Diagnostic]] | None = None):
+    def __init__(self, reuse: dict[str, list[Diagnostic]] | None = None,
+                 reuse_files: dict[str, list[Diagnostic]] | None = None):
         self.reuse: dict[str, list[Diagnostic]] = reuse or {}
+        self.reuse_files: dict[str, list[Diagnostic]] = reuse_files or {}
         self.fresh: dict[str, list[Diagnostic]] = {}
+        self.fresh_files: dict[str, list[Diagnostic]] = {}
         self.stray = False
 
 
@@ -375,9 +389,11 @@ def run(store: Store, dialect: Any, options: Options | None = None, partial: Par
 
     With ``partial`` (:class:`Partial`), the :data:`NOTE` rules run only on
     the notes not in ``partial.reuse`` (a view of the store holding just
-    those notes) and the reused diagnostics stand in for the others before
-    ignores and suppressions apply, exactly as in a full run;
-    ``partial.fresh`` and ``partial.stray`` are filled in.
+    those notes), the :data:`FILE` rules only on the files not in
+    ``partial.reuse_files`` (a view holding just those files), and the
+    reused diagnostics stand in for the others before ignores and
+    suppressions apply, exactly as in a full run; the outputs of
+    ``partial`` are filled in.
     """
     with gc_paused():
         return _run(store, dialect, options or Options(), partial)
@@ -390,31 +406,51 @@ def _note_view(store: Store, skip: dict[str, Any]) -> Store:
                  origin=store.origin)
 
 
+def _file_view(store: Store, skip: dict[str, Any]) -> Store:
+    """``store`` with only the files whose path is not in ``skip``."""
+    return Store(root=store.root, dialect=store.dialect, profile=store.profile, index=store.index,
+                 notes=store.notes, files={p: r for p, r in store.files.items() if p not in skip},
+                 problems=store.problems, origin=store.origin)
+
+
+def _keep(found: list[Diagnostic], paths: Any, partial: Partial) -> dict[str, list[Diagnostic]]:
+    """``found`` by path, one (maybe empty) list for each of ``paths``; a
+    finding elsewhere marks ``partial`` stray."""
+    out: dict[str, list[Diagnostic]] = {p: [] for p in paths}
+    for d in found:
+        got = out.get(d.span.path)
+        if got is None:
+            partial.stray = True
+        else:
+            got.append(d)
+    return out
+
+
 def _run(store: Store, dialect: Any, options: Options, partial: Partial | None = None) -> list[Diagnostic]:
     rules = load()
     ctx = Context(store, dialect, options)
-    nctx = ctx if partial is None or not partial.reuse else Context(_note_view(store, partial.reuse), dialect, options)
+    views = {NOTE: ctx, FILE: ctx, STORE: ctx}
+    if partial is not None and partial.reuse:
+        views[NOTE] = Context(_note_view(store, partial.reuse), dialect, options)
+    if partial is not None and partial.reuse_files:
+        views[FILE] = Context(_file_view(store, partial.reuse_files), dialect, options)
     out: list[Diagnostic] = []
-    by_note: list[Diagnostic] = []
+    scoped: dict[str, list[Diagnostic]] = {NOTE: [], FILE: []}
     for r in rules.values():
         if not runs_on(r, store, options) or r.func is None:
             continue
-        note_rule = r.scope == NOTE
-        for f in r.func(nctx if note_rule else ctx):
+        keep = scoped.get(r.scope)
+        for f in r.func(views[r.scope]):
             d = _stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store)
             out.append(d)
-            if note_rule:
-                by_note.append(d)
+            if keep is not None:
+                keep.append(d)
     if partial is not None:
-        partial.fresh = {n.path: [] for n in nctx.store.notes}
-        for d in by_note:
-            got = partial.fresh.get(d.span.path)
-            if got is None:
-                partial.stray = True
-            else:
-                got.append(d)
-        for ds in partial.reuse.values():
-            out.extend(ds)
+        partial.fresh = _keep(scoped[NOTE], [n.path for n in views[NOTE].store.notes], partial)
+        partial.fresh_files = _keep(scoped[FILE], views[FILE].store.files, partial)
+        for reused in (partial.reuse, partial.reuse_files):
+            for ds in reused.values():
+                out.extend(ds)
     for p in store.problems:
         r = rules.get(p.code)
         if r is None:

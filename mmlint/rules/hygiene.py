@@ -351,7 +351,7 @@ def _line_col(text: str, offset: int, starts: list[int]) -> tuple[int, int]:
     return k + 1, offset - starts[k] + 1
 
 
-@rule("H106", "personal-data", INFO)
+@rule("H106", "personal-data", INFO, scope="file")
 def personal_data(ctx: Context):
     """A note or the index holds personal data beyond credentials: an e-mail
     address, a phone number or a national identity number (US social security,

@@ -68,7 +68,7 @@ def _first_bad(text: str) -> tuple[int, int]:
     return 1, 1
 
 
-@rule("S106", "invalid-utf8", WARNING)
+@rule("S106", "invalid-utf8", WARNING, scope="file")
 def invalid_utf8(ctx: Context):
     """A note or the index holds bytes that are not valid UTF-8.
 
@@ -87,7 +87,7 @@ def invalid_utf8(ctx: Context):
                           hint="re-save the file as UTF-8")
 
 
-@rule("S107", "nul-bytes", ERROR)
+@rule("S107", "nul-bytes", ERROR, scope="file")
 def nul_bytes(ctx: Context):
     """A note or the index contains NUL bytes: the mark of an interrupted write.
 
@@ -106,7 +106,7 @@ def nul_bytes(ctx: Context):
                           hint="restore the file from version control or a backup")
 
 
-@rule("S108", "empty-note", WARNING)
+@rule("S108", "empty-note", WARNING, scope="file")
 def empty_note(ctx: Context):
     """A note file is empty or holds only whitespace.
 
@@ -129,7 +129,7 @@ _SYNC_RE = re.compile(
 _TEMP_RE = re.compile(r"(\.(bak|tmp|swp|swo|orig|rej)$)|(~$)|(^\..*\.\d+\.\d+\.tmp$)|(^\.#)", re.IGNORECASE)
 
 
-@rule("S109", "leftover-file", INFO)
+@rule("S109", "leftover-file", INFO, scope="file")
 def leftover_file(ctx: Context):
     """A temporary or backup file sits in the store (``x.md.bak``,
     ``.x.md.1234.1.tmp`` from an interrupted atomic write, ``x.md~``,
@@ -146,7 +146,7 @@ def leftover_file(ctx: Context):
             yield Finding(Span(path, 1, 1), f"{echo(name)} looks like a temporary or backup file", hint="delete it once the note is known to be right")
 
 
-@rule("S113", "sync-conflict-copy", WARNING)
+@rule("S113", "sync-conflict-copy", WARNING, scope="file")
 def sync_conflict_copy(ctx: Context):
     """A sync client's conflict copy of a note: Syncthing
     (``x.sync-conflict-20260101-120000-ABCDEFG.md``), Dropbox
@@ -191,7 +191,7 @@ def invalid_ledger(ctx: Context):
                 yield Finding(Span(path, i, 1), "ledger line is not a JSON object")
 
 
-@rule("S111", "cr-line-endings", WARNING, fix=SAFE)
+@rule("S111", "cr-line-endings", WARNING, fix=SAFE, scope="file")
 def cr_line_endings(ctx: Context):
     """A note or the index uses lone CR line endings (classic Mac OS).
 
@@ -207,7 +207,7 @@ def cr_line_endings(ctx: Context):
                           fix=Fix("convert CR line endings to LF", {rec.path: rec.data.replace(b"\r", b"\n")}))
 
 
-@rule("S116", "missing-final-newline", INFO, fix=SAFE)
+@rule("S116", "missing-final-newline", INFO, fix=SAFE, scope="file")
 def missing_final_newline(ctx: Context):
     """A note or the index does not end with a line break.
 
@@ -234,7 +234,7 @@ def missing_final_newline(ctx: Context):
 _CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?: |$)")
 
 
-@rule("S112", "conflict-markers", ERROR)
+@rule("S112", "conflict-markers", ERROR, scope="file")
 def conflict_markers(ctx: Context):
     """A note or the index holds version-control conflict markers
     (``<<<<<<<``, ``=======``, ``>>>>>>>``).
@@ -270,7 +270,7 @@ _SECRETS = (
 _SECRET_PREFIXES = re.compile(rb"gh[pousr]_|github_pat_|A[KS]IA|sk-|xox[abprs]-|AIza|-----BEGIN ")
 
 
-@rule("S114", "secret-in-store", ERROR)
+@rule("S114", "secret-in-store", ERROR, scope="file")
 def secret_in_store(ctx: Context):
     """A note or the index holds what looks like a credential (a GitHub,
     AWS, OpenAI/Anthropic, Slack or Google key, or a private key block).
