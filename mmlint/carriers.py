@@ -244,7 +244,7 @@ def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
         elif path == "MEMORY.md":
             text = data.decode("utf-8", "surrogateescape")
             out += [(path, sys.intern(m.group(1))) for line in text.split("\n") if (m := _MM_CARRIER_RE.match(line))]
-        elif path.lower().endswith(".md"):
+        elif path.lower().endswith(".md") and PREFIX.encode("ascii") in data:  # no key can start with it otherwise
             fm = frontmatter.parse(data.decode("utf-8", "surrogateescape"))
             if fm is not None:
                 out += [(path, sys.intern(it.key)) for it in fm.items if it.key.startswith(PREFIX)]

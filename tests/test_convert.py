@@ -197,3 +197,20 @@ def test_a_conversion_to_another_dialect_keeps_no_source_layout_built(tmp_path):
                                            {"type": "reference", "summary": "s"}, dry_run=True)
             assert plan.files, plan.refusals
             assert not any(lay.built for lay in lays), (fixture, target)
+
+
+def test_a_conversion_within_a_dialect_keeps_no_source_layout_built(tmp_path):
+    """The writer rewrites a note of its own dialect from a twin of its
+    layout (NoteLayout.once): the same bytes, and the source keeps none
+    built (issue 9 item 5)."""
+    from mmlint.dialects import _fmnote
+
+    src = dialects.get("engramory").read(str(FIXTURES / "engramory/upstream/store"), "upstream")
+    lays = [n.layout for n in src.notes if isinstance(n.layout, _fmnote.NoteLayout)]
+    for profile in ("upstream", "claude-code", "recall-v1"):
+        plan = convert.plan_conversion(src, str(tmp_path / profile), "engramory", profile, {"type": "reference"}, dry_run=True)
+        assert plan.files and not plan.refusals, plan.refusals
+        assert lays and not any(lay.built for lay in lays), profile
+    out = tmp_path / "same"
+    assert convert.plan_conversion(src, str(out), "engramory", "upstream").written
+    assert tree_bytes(out) == tree_bytes(FIXTURES / "engramory/upstream/store")

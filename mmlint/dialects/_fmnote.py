@@ -485,7 +485,8 @@ def render_note(note: Note, keymap: dict[str, str], dialect: str, order: tuple[s
     emit = raw_item if raw else fmmod.render_item
     rev = {v: k for k, v in keymap.items()}
     reserved = set(keymap) | (set(note.extra) - {NEST} if carry_extras else set())
-    lay = note.layout if isinstance(note.layout, NoteLayout) and note.layout.dialect == dialect else None
+    # a twin (NoteLayout.once): a conversion of 20,000 notes does not keep every note's layout built
+    lay = note.layout.once() if isinstance(note.layout, NoteLayout) and note.layout.dialect == dialect else None
     requote = requote and lay is not None and lay.fm is not None and any(_needs_quotes(it) for it in lay.fm.items)
     if lay is not None and not requote and all((f in lay.field_items) == (f in carry) for f in PATH_FIELDS) and _unchanged(note, lay, outside):
         return lay.data  # nothing changed and the path still holds what it held
