@@ -311,10 +311,13 @@ def signature(note: Any, drop: tuple[str, ...] = ()) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
-def _index_signature(notes: list[Any], lines: list[str]) -> str:
+def _index_signature(notes: list[Any], lines: list[str], sigs: dict[int, str] | None = None) -> str:
+    """A digest of the notes' signatures and the index lines; ``sigs``: the
+    signatures already computed, by ``id`` of the note."""
     import hashlib
 
-    text = json.dumps([sorted(signature(n) for n in notes), lines], ensure_ascii=True)
+    have = sigs or {}
+    text = json.dumps([sorted(have.get(id(n)) or signature(n) for n in notes), lines], ensure_ascii=True)
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
@@ -347,12 +350,14 @@ def make_origin(source: Any, model: Any, layouts: dict[str, tuple[str, bool, str
     None}``, JSON-safe (lone surrogates stand for bytes that are not UTF-8).
     """
     notes: dict[str, Any] = {}
+    sigs: dict[int, str] = {}
     for n, m in zip(source.notes, model.notes):
         rec_file = source.files.get(n.path)
         if n.path not in layouts or rec_file is None or rec_file.data is None:
             continue
         head, lead, nl, bom = layouts[n.path]
-        rec: dict[str, Any] = {"path": n.path, "sig": signature(m), "filled": [], "head": head, "lead": lead, "nl": nl, "bom": bom}
+        sigs[id(m)] = signature(m)
+        rec: dict[str, Any] = {"path": n.path, "sig": sigs[id(m)], "filled": [], "head": head, "lead": lead, "nl": nl, "bom": bom}
         if rebuild(rec, n.body) != rec_file.data:
             rec = {"path": n.path, "sig": rec["sig"], "filled": [], "data": rec_file.data.decode("utf-8", "surrogateescape")}
         notes[n.slug] = rec
@@ -360,7 +365,7 @@ def make_origin(source: Any, model: Any, layouts: dict[str, tuple[str, bool, str
     idx_file = source.files.get("MEMORY.md")
     if index_ok and idx_file is not None and idx_file.data is not None and source.index is not None:
         index = {"data": idx_file.data.decode("utf-8", "surrogateescape"),
-                 "sig": _index_signature(model.notes, [t for _, t in model.index.loose] if model.index else [])}
+                 "sig": _index_signature(model.notes, [t for _, t in model.index.loose] if model.index else [], sigs)}
     return {"format": ORIGIN_FORMAT, "dialect": source.dialect, "profile": source.profile, "notes": notes, "index": index}
 
 
