@@ -475,3 +475,22 @@ def test_cached_checks_equal_uncached_ones_through_any_edits(tmp_path_factory, m
         cold = api.check([str(root)], profile="upstream", cache=False)
         assert _dump(warm) == _dump(cold), (op, i, text)
         assert hit is None or _dump(hit) == _dump(cold), (op, i, text)
+
+
+@pytest.mark.parametrize("extra", [["--format", "text", "--color", "never"], ["--format", "sarif"], ["--format", "junit"],
+                                   ["--statistics", "--baseline", "BASE"]])
+def test_every_output_of_a_cached_run_equals_the_uncached_one(tmp_path, monkeypatch, extra):
+    """A hit carries a summary store (files read only when a reporter quotes
+    them) and no evidence or options: every format and option reads it as
+    it reads a full result. Two stores in one run."""
+    a, b = _store(tmp_path / "a"), _store(tmp_path / "b", 3)
+    env = dict(os.environ, MMLINT_CACHE_DIR=str(tmp_path / "cache"))
+    base = tmp_path / "base.json"
+    subprocess.run([sys.executable, "-m", "mmlint", "check", str(a), "--profile", "upstream", "--no-cache",
+                    "--write-baseline", str(base)], capture_output=True, env=env, cwd=tmp_path)
+    extra = [str(base) if x == "BASE" else x for x in extra]
+    cmd = [sys.executable, "-m", "mmlint", "check", str(a), str(b), "--profile", "upstream", *extra]
+    runs = [subprocess.run(cmd + more, capture_output=True, text=True, env=env, cwd=tmp_path)
+            for more in (["--no-cache"], [], [])]  # uncached, cold cached (records), warm (a hit)
+    assert len({(r.returncode, r.stdout, r.stderr) for r in runs}) == 1, [r.stdout[:300] for r in runs]
+    assert runs[0].stdout
