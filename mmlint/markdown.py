@@ -14,6 +14,7 @@ handed to it (the index is bounded by the read limit and its caps).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -263,11 +264,19 @@ def _inert_underscore(line: str, i: int) -> bool:
     return True
 
 
+#: One character class each (a search is one linear pass, no backtracking):
+#: what :func:`_plain_chars` rejects (``_`` then looked at), what a plain
+#: link destination may not hold, and where :func:`_plain_inline` must look.
+_MARKUP_RE = re.compile("[`<\\\\&*\x00-\x1f!_]")
+_DEST_BAD_RE = re.compile("[ <>()\\\\\"'`&*\x00-\x1f]")
+_INLINE_STOP_RE = re.compile("[`<\\\\&*\x00-\x1f_!\\[\\]]")
+
+
 def _plain_chars(line: str, a: int, b: int) -> bool:
     """``line[a:b]`` holds no markup character (see :func:`_plain_inline`)."""
-    for j in range(a, b):
-        ch = line[j]
-        if ch in _NOT_PLAIN or ch < " " or ch == "!" or (ch == "_" and not _inert_underscore(line, j)):
+    for m in _MARKUP_RE.finditer(line, a, b):
+        j = m.start()
+        if line[j] != "_" or not _inert_underscore(line, j):
             return False
     return True
 
@@ -301,6 +310,10 @@ def _plain_inline(line: str, start: int, lineno: int, out: list[Link]) -> bool:
     False when anything else appears (then markdown-it decides)."""
     i, n = start, len(line)
     while i < n:
+        m = _INLINE_STOP_RE.search(line, i)
+        if m is None:
+            return True  # the rest is text
+        i = m.start()
         ch = line[i]
         if ch == "`":
             end = _code_span_end(line, i)
@@ -339,7 +352,7 @@ def _plain_inline(line: str, start: int, lineno: int, out: list[Link]) -> bool:
             if end < 0:
                 return False
             dest = line[close + 2 : end]
-            if not dest or any(c in " <>()\\\"'" or c in _NOT_PLAIN or c < " " for c in dest):
+            if not dest or _DEST_BAD_RE.search(dest):
                 return False
             out.append(Link(lineno, close + 3, dest, text, "link", end + 2))
             i = end + 1

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, Iterable
@@ -85,6 +86,10 @@ def _is_remote(dest: str) -> bool:
     return False
 
 
+#: A C0 control character or DEL (one character class: linear).
+_CONTROL_RE = re.compile("[\x00-\x1f\x7f]")
+
+
 def classify(dest: str, decode: bool = True, base: str = "") -> tuple[str | None, str, bool]:
     """Classify a destination by its syntax.
 
@@ -118,7 +123,7 @@ def classify(dest: str, decode: bool = True, base: str = "") -> tuple[str | None
             path = unquote(path, errors="surrogateescape")
     else:
         path = dest
-    if any(ch < " " or ch == "\x7f" for ch in path):
+    if _CONTROL_RE.search(path):
         return None, NOT_OPENABLE, False
     if "\\" in path:
         return None, BACKSLASH, False
