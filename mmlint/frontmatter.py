@@ -122,7 +122,7 @@ class Frontmatter:
         """A block with no problems whose items are not made yet: what
         :meth:`unload` leaves of a parsed one (``top``: its top-level keys)."""
         fm = cls(open_raw, [], close_raw, close_line, body_offset)
-        fm._top = tuple(sys.intern(k) for k in top)
+        fm._top = _shared_keys(top)
         fm._items, fm._reload = None, reload
         return fm
 
@@ -131,7 +131,7 @@ class Frontmatter:
         ``(function, *args)`` whose call gives the same items back (the
         reader parsing the same bytes again) and, called with
         ``lines=True``, the text the block was parsed from."""
-        self._top = tuple(sys.intern(it.key) for it in self.items if it.parent is None and it.key)
+        self._top = _shared_keys(it.key for it in self.items if it.parent is None and it.key)
         self._items, self._reload = None, reload
 
     def raw_lines(self) -> list[str]:
@@ -185,6 +185,19 @@ class Frontmatter:
 
 
 _FENCE = "---"
+#: Top-level key tuples of unloaded blocks, one per distinct tuple (most
+#: notes of a store have the same keys); at most 4,096 kept.
+_KEY_TUPLES: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _shared_keys(keys: Any) -> tuple[str, ...]:
+    t = tuple(sys.intern(k) for k in keys)
+    got = _KEY_TUPLES.get(t)
+    if got is None:
+        got = t
+        if len(_KEY_TUPLES) < 4096:
+            _KEY_TUPLES[t] = t
+    return got
 
 
 def _is_fence(line: str) -> bool:

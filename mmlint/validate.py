@@ -19,10 +19,10 @@ verdict.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from datetime import date as _date
 from typing import Any, Callable
 
@@ -44,6 +44,21 @@ def _schema_dir() -> Any:
     """Where the schemas are: the installed package ``mmlint.schemas`` (the
     top-level ``schemas/`` folder mapped into the package at install time),
     or that folder itself when mmlint runs from a source checkout."""
+    # A folder on disk is read with pathlib directly: importlib.resources
+    # costs a check ~5 ms of imports (zipfile, tempfile, threading) it needs
+    # only for a package that is not plain files.
+    try:
+        import mmlint.schemas as package
+    except ModuleNotFoundError:
+        package = None
+    folder = os.path.dirname(getattr(package, "__file__", None) or "") if package is not None else \
+        os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "schemas")
+    if folder and os.path.isfile(os.path.join(folder, "config.json")):
+        from pathlib import Path
+
+        return Path(folder)
+    from importlib import resources
+
     try:
         return resources.files("mmlint.schemas")
     except ModuleNotFoundError:

@@ -33,3 +33,8 @@ def test_libraries_come_when_a_note_needs_them(tmp_path):
     assert "jsonschema" in invalid  # jsonschema words the finding
     linked = _check(_store(tmp_path / "md", body="See ``code`` and [a link](b.md).\n"))
     assert "markdown_it" in linked and "jsonschema" not in linked
+
+
+def test_plain_check_reads_schemas_without_importlib_resources(tmp_path):
+    # the schemas are plain files: importlib.resources (zipfile, tempfile, random) is not needed
+    assert _check(_store(tmp_path / "plain")) & {"zipfile", "tempfile", "random"} == set()
