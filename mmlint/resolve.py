@@ -392,6 +392,10 @@ def note_refs(store: Any, dialect: Any = None) -> list[Ref]:
         if store.index is not None:
             memory_id = store.index.header.get("mm-id") or "local"
     out: list[Ref] = []
+    # Resolutions are frozen and the store does not change during the scan:
+    # each distinct destination (per folder) is resolved once.
+    seen_wiki: dict[str, Resolution] = {}
+    seen_dest: dict[tuple[str, str], Resolution] = {}
     for n in store.notes:
         text, first = n.body, n.body_line
         if n.unclosed_head is not None:
@@ -403,11 +407,16 @@ def note_refs(store: Any, dialect: Any = None) -> list[Ref]:
             for link in markdown.body_links(text):
                 line = link.line + first - 1
                 if link.kind == "wikilink":
-                    out.append(Ref(n.path, line, link.column, "wikilink", link.dest, wiki(link.dest)))
+                    r = seen_wiki.get(link.dest)
+                    if r is None:
+                        r = seen_wiki[link.dest] = wiki(link.dest)
+                    out.append(Ref(n.path, line, link.column, "wikilink", link.dest, r))
                     continue
                 if link.dest.startswith("mm:"):
                     continue  # found by the URI scan below
-                r = res.dest(link.dest, base)
+                r = seen_dest.get((link.dest, base))
+                if r is None:
+                    r = seen_dest[(link.dest, base)] = res.dest(link.dest, base)
                 if r.kind in LOCAL_KINDS:
                     out.append(Ref(n.path, line, link.column, "link", link.dest, r))
         if is_mm and "mm:" in text:
