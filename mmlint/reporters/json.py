@@ -45,8 +45,74 @@ def dumps(obj: Any, indent: int | None = None) -> str:
     characters of :data:`_RAW_UNSAFE`, which are written as ``\\uXXXX``
     escapes; :func:`json.loads` gives back the exact original strings.
     """
-    text = json.dumps(obj, ensure_ascii=False, indent=indent)
+    text = None
+    if indent is not None and type(indent) is int:
+        try:
+            text = indented(obj, indent)
+        except (_Unusual, RecursionError):
+            text = None
+    if text is None:
+        text = json.dumps(obj, ensure_ascii=False, indent=indent)
     return _RAW_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+class _Unusual(Exception):
+    """A value :func:`indented` leaves to :func:`json.dumps`."""
+
+
+def indented(obj: Any, indent: int) -> str:
+    """``json.dumps(obj, ensure_ascii=False, indent=indent)``, the same text,
+    for trees of dicts with ``str`` keys, lists, ``str``, ``int``, ``bool``
+    and ``None``: one recursive pass appending to a list (the standard
+    library's indenting encoder is pure Python generators, several times
+    slower on a report of thousands of diagnostics). Anything else (floats,
+    other keys or types) raises :class:`_Unusual`."""
+    out: list[str] = []
+    _put(obj, out, "\n", " " * indent)
+    return "".join(out)
+
+
+def _put(o: Any, out: list[str], nl: str, step: str) -> None:
+    t = type(o)
+    if t is str:
+        out.append(_encode_str(o))
+    elif o is None:
+        out.append("null")
+    elif t is bool:
+        out.append("true" if o else "false")
+    elif t is int:
+        out.append(int.__repr__(o))
+    elif t is dict:
+        if not o:
+            out.append("{}")
+            return
+        inner = nl + step
+        first = True
+        for k, v in o.items():
+            if type(k) is not str:
+                raise _Unusual
+            out.append(("{" if first else ",") + inner)
+            first = False
+            out.append(_encode_str(k))
+            out.append(": ")
+            _put(v, out, inner, step)
+        out.append(nl + "}")
+    elif t is list:
+        if not o:
+            out.append("[]")
+            return
+        inner = nl + step
+        first = True
+        for v in o:
+            out.append(("[" if first else ",") + inner)
+            first = False
+            _put(v, out, inner, step)
+        out.append(nl + "]")
+    else:
+        raise _Unusual
+
+
+_encode_str = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) uses (C when available)
 
 
 def diagnostic_dict(item: Located) -> dict[str, Any]:
