@@ -30,6 +30,7 @@ parser on generated bracket-heavy text and on the corpus.
 
 from __future__ import annotations
 
+import re
 import types
 from typing import Any
 
@@ -116,6 +117,54 @@ def bracket_run(state: Any, silent: bool) -> bool:
     return True
 
 
+#: The characters an enabled inline rule of the commonmark preset starts at
+#: (newline, escape, backticks, emphasis, link and mmlint_bracket_run, image,
+#: autolink and html_inline, entity). Every other character is either plain
+#: text (the ``text`` rule takes a run of them) or a terminator no rule
+#: accepts (``]``, ``:``, ``>``, ``-`` ...), which the tokenizer adds to the
+#: pending text one character at a time after trying every rule.
+_RULE_STARTS = "\n\\`*_[!<&"
+_INERT_RUN = re.compile("[^" + re.escape(_RULE_STARTS) + "]+")
+
+
+def inert_run(state: Any, silent: bool) -> bool:
+    """Inline rule (first): a run of characters no rule starts at, taken
+    into the pending text in one step, as the tokenizer would take it piece
+    by piece (the ``text`` rule's runs and each inert terminator after a full
+    rule chain). Only when tokenizing: a silent scan (a link label) must
+    still stop at every ``]``, so it is left to the other rules."""
+    if silent:
+        return False
+    m = _INERT_RUN.match(state.src, state.pos, state.posMax)
+    if m is None:
+        return False
+    state.append_pending(m.group())
+    state.pos = m.end()
+    return True
+
+
+def unlinked_bracket(state: Any, silent: bool) -> bool:
+    """Inline rule (after ``mmlint_bracket_run``, before ``link``): a ``[``
+    that cannot open a link is plain text. With no reference definitions,
+    ``link`` succeeds only when the label closes and ``(`` follows it; when
+    the label does not close, or closes without a ``(`` after it, ``link``
+    fails, and no later rule (image, autolink, html_inline, entity) starts
+    at ``[``: the tokenizer would take the ``[`` as text after the whole
+    chain. The label scan is the one ``link`` makes (memoised, so ``link``
+    finds it ready when it does run)."""
+    pos = state.pos
+    src = state.src
+    if src[pos] != "[" or state.env.get("references"):
+        return False
+    end = state.md.helpers.parseLinkLabel(state, pos, True)
+    if end >= 0 and end + 1 < state.posMax and src[end + 1] == "(":
+        return False  # may be an inline link: link decides
+    if not silent:
+        state.append_pending("[")
+    state.pos = pos + 1
+    return True
+
+
 def _skip_token(self: Any, state: Any) -> None:
     """``ParserInline.skipToken`` that answers from ``state.cache`` first."""
     end = state.cache.get(state.pos)
@@ -133,4 +182,15 @@ def install(md: Any) -> Any:
                                        parseLinkTitle=helpers.parseLinkTitle)
     md.inline.skipToken = types.MethodType(_skip_token, md.inline)
     md.inline.ruler.before("link", "mmlint_bracket_run", bracket_run)
+    active = md.inline.ruler.get_active_rules()
+    from markdown_it.rules_inline import StateInline
+
+    if set(active) == _KNOWN_RULES and hasattr(StateInline, "append_pending"):  # what _RULE_STARTS describes
+        md.inline.ruler.before("text", "mmlint_inert_run", inert_run)
+        md.inline.ruler.before("link", "mmlint_unlinked_bracket", unlinked_bracket)
     return md
+
+
+#: The inline rules :data:`_RULE_STARTS` was written for (commonmark preset + ours).
+_KNOWN_RULES = frozenset({"text", "newline", "escape", "backticks", "emphasis", "mmlint_bracket_run", "link", "image",
+                          "autolink", "html_inline", "entity"})
