@@ -179,7 +179,7 @@ def lint(store: Store, options, partial=None) -> list:
 
 def check(paths: list[str], dialect: str | None = None, profile: str | None = None, options=None,
           cwd: str | None = None, config: str | None = None, isolated: bool = False,
-          keep_going: bool = False, cache: bool = False) -> CheckResult:
+          keep_going: bool = False, cache: bool = False, misses: dict | None = None) -> CheckResult:
     """Read and lint every store named by ``paths`` (or the discovered one),
     each under its configuration (see :func:`configured`).
 
@@ -195,6 +195,9 @@ def check(paths: list[str], dialect: str | None = None, profile: str | None = No
     :attr:`StoreResult.store` (all files with their bytes, notes and index as
     paths only).
 
+    ``misses``: the looks :func:`cached` took at stores that missed, used
+    (once) instead of looking again.
+
     Returns a :class:`CheckResult` whose diagnostics keep store-relative
     paths; use :func:`display_path` to show them.
 
@@ -206,20 +209,21 @@ def check(paths: list[str], dialect: str | None = None, profile: str | None = No
 
     with gc_paused():
         if not keep_going or not paths:
-            results = _checked(paths, dialect, profile, options, cwd, config, isolated, cache)
+            results = _checked(paths, dialect, profile, options, cwd, config, isolated, cache, misses)
             failures: list[tuple[str, str]] = []
         else:
             results, failures = [], []
             for p in paths:
                 try:
-                    results += _checked([p], dialect, profile, options, cwd, config, isolated, cache)
+                    results += _checked([p], dialect, profile, options, cwd, config, isolated, cache, misses)
                 except CheckError as exc:
                     failures.append((p, exc.shown()))
     return CheckResult(results, failures=failures)
 
 
 def cached(paths: list[str], dialect: str | None = None, profile: str | None = None, options=None,
-           cwd: str | None = None, config: str | None = None, isolated: bool = False) -> CheckResult | None:
+           cwd: str | None = None, config: str | None = None, isolated: bool = False,
+           misses: dict | None = None) -> CheckResult | None:
     """The result :func:`check` with ``cache=True`` would give, when the
     result cache answers for every store of ``paths`` (or the discovered
     one) without reading any of them; ``None`` when one is not cached, has
@@ -231,6 +235,11 @@ def cached(paths: list[str], dialect: str | None = None, profile: str | None = N
     (``dialect``, ``profile``, selectors in ``options``) are not checked
     either: a hit means a check with the same names succeeded on the same
     files with the same mmlint (:mod:`mmlint.cache`).
+
+    ``misses`` (a dict) receives the look taken at the store that missed,
+    by store path; passed on to :func:`check` right away, it spares that
+    check a second look (the look was taken before the check reads the
+    store, so its result can be recorded with it).
     """
     try:
         found = locate(paths, cwd)
@@ -238,8 +247,10 @@ def cached(paths: list[str], dialect: str | None = None, profile: str | None = N
         return None
     stores = []
     for f in found:
-        res = _cache_hit(f, dialect, profile, options, config, isolated, False)[0]
+        res, pr = _cache_hit(f, dialect, profile, options, config, isolated, False)
         if res is None:
+            if misses is not None:
+                misses[f.path] = pr
             return None
         stores.append(res)
     return CheckResult(stores)
@@ -261,7 +272,7 @@ def _cache_hit(found: Found, dialect, profile, options, config, isolated, with_e
     return res, pr
 
 
-def _checked(paths, dialect, profile, options, cwd, config, isolated, cache) -> list[StoreResult]:
+def _checked(paths, dialect, profile, options, cwd, config, isolated, cache, misses=None) -> list[StoreResult]:
     """Read (or take from the cache) and lint each store of ``paths``, each
     under its configuration."""
     from mmlint import cache as cache_mod
@@ -270,8 +281,8 @@ def _checked(paths, dialect, profile, options, cwd, config, isolated, cache) -> 
     out = []
     loaded: dict = {}
     for found in locate(paths, cwd):
-        pr = None
-        if cache:
+        pr = (misses or {}).pop(found.path, None) if cache else None
+        if cache and pr is None:
             res, pr = _cache_hit(found, dialect, profile, options, config, isolated, True)
             if res is not None:
                 out.append(res)

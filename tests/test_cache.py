@@ -494,3 +494,18 @@ def test_every_output_of_a_cached_run_equals_the_uncached_one(tmp_path, monkeypa
             for more in (["--no-cache"], [], [])]  # uncached, cold cached (records), warm (a hit)
     assert len({(r.returncode, r.stdout, r.stderr) for r in runs}) == 1, [r.stdout[:300] for r in runs]
     assert runs[0].stdout
+
+
+def test_a_miss_looks_at_the_store_once(tmp_path, cache_dir, monkeypatch):
+    root = _store(tmp_path / "s")
+    api.check([str(root)], profile="upstream", cache=True)
+    (root / "note-2.md").write_text((root / "note-2.md").read_text() + "More.\n")
+    looks = []
+    real = cache.stat_tree
+    monkeypatch.setattr(cache, "stat_tree", lambda *a: looks.append(1) or real(*a))
+    misses: dict = {}
+    assert api.cached([str(root)], profile="upstream", misses=misses) is None and len(looks) == 1
+    res = api.check([str(root)], profile="upstream", cache=True, misses=misses)
+    assert len(looks) == 1 and misses == {} and not res.stores[0].cached
+    assert _dump(res) == _dump(api.check([str(root)], profile="upstream"))
+    assert api.cached([str(root)], profile="upstream") is not None  # recorded with that look

@@ -88,8 +88,9 @@ def run(args: argparse.Namespace) -> int:
     options = Options(select=codes(args.select), ignore=codes(args.ignore))
     note = (lambda text: None) if args.quiet else (lambda text: sys.stderr.write(f"mmlint: {text}\n"))
     use_cache = not (args.no_cache or args.fix or args.diff or args.show_settings)
-    result = api.cached(paths, args.dialect, args.profile, options, config=args.config, isolated=args.isolated) \
-        if use_cache else None
+    misses: dict = {}
+    result = api.cached(paths, args.dialect, args.profile, options, config=args.config, isolated=args.isolated,
+                        misses=misses) if use_cache else None
     if result is None:
         _check_names(args)
     if args.show_settings:
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
     def checked() -> api.CheckResult:
         res = api.check(paths, args.dialect, args.profile, options, config=args.config, isolated=args.isolated,
-                        keep_going=True, cache=use_cache)
+                        keep_going=True, cache=use_cache, misses=misses)
         res.unsafe_fixes = args.unsafe_fixes
         return res
 
