@@ -114,6 +114,27 @@ def find(text: str, kinds: tuple[str, ...] | frozenset[str] = KINDS) -> Iterator
         yield from _phones(text, {h.offset for h in ids})
 
 
+_RUN_BYTES_RE = re.compile(rb"\d[\d ()-]{5,}")  # _RUN_RE on bytes: ASCII digits, as \d is on ASCII text
+
+
+def may_hold(data: bytes, kinds: tuple[str, ...] | frozenset[str] = KINDS) -> bool:
+    """Whether :func:`find` could find anything in the text of the file
+    bytes ``data``: ``False`` only for ASCII bytes with no ``@`` (when
+    e-mail is asked for) and no digit run that the identity-number or phone
+    scanners need (:func:`_digit_gates`, on the bytes). Spares decoding the
+    files that hold nothing; other bytes answer ``True``."""
+    if not data.isascii():
+        return True
+    if "email" in kinds and b"@" in data:
+        return True
+    ids_phones = "phone" in kinds or "national-id" in kinds
+    for run in _RUN_BYTES_RE.findall(data):
+        g = _run_gate(run.decode("ascii"))
+        if (g == 2 and ids_phones) or (g == 1 and "national-id" in kinds):
+            return True
+    return False
+
+
 def _digit_gates(text: str) -> tuple[bool, bool]:
     """``(ids_or_phones, ninos)``: whether ``text`` has a run of digits,
     spaces, parentheses and hyphens holding 9 digits (a US, Korean or Chinese

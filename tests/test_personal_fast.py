@@ -36,7 +36,7 @@ def gated(text: str, kinds=personal.KINDS) -> list:
     return sorted(personal.find(text, kinds), key=lambda h: (h.offset, h.kind, h.label))
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(st.sampled_from(PIECES), st.text("0123456789", min_size=1, max_size=7)), max_size=30).map("".join),
        st.sampled_from([personal.KINDS, ("phone",), ("national-id",), ("email", "phone")]))
 def test_gates_skip_only_texts_without_hits(text, kinds):
@@ -51,3 +51,14 @@ def test_gates_pass_every_kind():
     for t in texts:
         assert gated(t) == ungated(t) != [], t
     assert personal._digit_gates("created: 2026-01-01\nnote 101") == (False, False)
+
+
+@settings(max_examples=250, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(PIECES), st.text("0123456789", min_size=1, max_size=7)), max_size=30).map("".join),
+       st.sampled_from([personal.KINDS, ("phone",), ("national-id",), ("email",), ("email", "phone")]))
+def test_may_hold_is_false_only_without_hits(text, kinds):
+    data = text.encode("utf-8", "surrogatepass")
+    if not personal.may_hold(data, kinds):
+        assert gated(text, kinds) == []
+    if gated(text, kinds):
+        assert personal.may_hold(data, kinds)

@@ -369,7 +369,7 @@ def personal_data(ctx: Context):
     if not kinds:
         return
     for rec in sorted(ctx.store.files.values(), key=lambda r: r.path):
-        if rec.kind not in ("note", "index") or not rec.data:
+        if rec.kind not in ("note", "index") or not rec.data or not personal.may_hold(rec.data, kinds):
             continue
         text = decode(rec.data).text
         hits = sorted(personal.find(text, kinds), key=lambda h: h.offset)
