@@ -158,8 +158,8 @@ def _wikilinks(s: str) -> list[tuple[int, str]]:
             out.append((a, inner))
             pos = b + 2
             continue
-        # Jump to the last "[[" before this "]]" so no text is scanned twice.
-        last = s.rfind("[[", a + 2, b)
+        # Jump to the last "[[" before this "]]" (the one at a + 1 too: "[[[a]]") so no text is scanned twice.
+        last = s.rfind("[[", a + 1, b)
         pos = last if last > a else b + 2
     return out
 
