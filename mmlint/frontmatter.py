@@ -191,12 +191,12 @@ _KEY_TUPLES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 def _shared_keys(keys: Any) -> tuple[str, ...]:
-    t = tuple(sys.intern(k) for k in keys)
+    t = tuple(keys)
     got = _KEY_TUPLES.get(t)
     if got is None:
-        got = t
+        got = tuple(sys.intern(k) for k in t)
         if len(_KEY_TUPLES) < 4096:
-            _KEY_TUPLES[t] = t
+            _KEY_TUPLES[got] = got
     return got
 
 
@@ -236,25 +236,28 @@ def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem
     return value[1:], q
 
 
-def plain_block(text: str) -> tuple[list[str], int, list[tuple[str, str, int, int]]] | None:
+def plain_block(text: str) -> tuple[list[str], int, list[tuple[str, str, int, int]], int] | None:
     """The common block, read without :class:`Item` objects: when ``text``
     (no ``\\r`` anywhere) opens with a fence, closes it, and every line
     between is a top-level one-line ``key: value`` that :func:`parse` reads
     as an unquoted scalar with no finding (a key, a value not starting with
-    a quote, ``|``, ``>``, ``[`` or ``{``), returns ``(lines, close, fields)``:
-    ``text`` split at ``\\n``, the index of the closing fence in it, and
-    ``(key, value, line, value column)`` per line as :func:`parse` would
-    give them. Else ``None`` (then :func:`parse` is the reader)."""
+    a quote, ``|``, ``>``, ``[`` or ``{``), returns ``(lines, close, fields,
+    body_offset)``: ``text`` split at ``\\n``, the index of the closing
+    fence in it, ``(key, value, line, value column)`` per line as
+    :func:`parse` would give them, and where the body starts (as
+    :attr:`Frontmatter.body_offset`). Else ``None`` (then :func:`parse` is the reader)."""
     if "\r" in text:
         return None
     lines = text.split("\n")
     if lines[0].rstrip(" \t") != "---":
         return None
     fields = []
+    offset = len(lines[0]) + 1
     for i in range(1, len(lines)):
         raw = lines[i]
+        offset += len(raw) + 1
         if raw.rstrip(" \t") == "---":
-            return lines, i, fields
+            return lines, i, fields, offset
         if not raw or raw[0].isspace() or raw[0] == "#":
             return None
         k, sep, v = raw.partition(":")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from struct import Struct
 from typing import Any
 
@@ -51,6 +52,12 @@ _OTHER = 0xFFFFFFFF  # path index of a span kept as it is (in ``Spans._more``)
 #: in the same order (most notes of a store); at most :data:`_SHARED_MAX`.
 _TUPLES: dict[tuple[str, ...], tuple[str, ...]] = {}
 _SHARED_MAX = 4096
+
+
+@lru_cache(maxsize=64)
+def _packer(n: int) -> Struct:
+    """The :class:`struct.Struct` of ``n`` spans (``n`` times :data:`_PLACE`)."""
+    return Struct("<" + "III" * n)
 
 
 def _shared(t: tuple[str, ...]) -> tuple[str, ...]:
@@ -89,8 +96,13 @@ class Spans(MutableMapping):
         new = cls()
         if places:
             new._paths = (path,)
-            new._keys = _shared(tuple(sys.intern(k) for k, _, _ in places))
-            new._pos = b"".join([_PLACE.pack(0, line, col) for _, line, col in places])
+            keys = tuple([p[0] for p in places])
+            got = _TUPLES.get(keys)
+            new._keys = got if got is not None else _shared(tuple(sys.intern(k) for k in keys))
+            flat: list[int] = []
+            for _, line, col in places:
+                flat += (0, line, col)
+            new._pos = _packer(len(places)).pack(*flat)
         return new
 
     def _index(self, key: str) -> int:

@@ -17,7 +17,7 @@ from mmlint import carriers
 from mmlint import frontmatter as fmmod
 from mmlint.dialects import Unrepresentable
 from mmlint.model import NOTE_FIELDS, Note, Problem, Span, Spans
-from mmlint.textutil import apply_newline, decode, encode, to_lf
+from mmlint.textutil import BOM_BYTES, apply_newline, decode, encode, to_lf
 
 #: Keys whose value is a list in the model.
 LIST_FIELDS = ("tags", "aliases")
@@ -303,43 +303,44 @@ def _read_plain(path: str, data: bytes, keymap: dict[str, str], slug: str, categ
     carrier key, no ``\\r`` in the file. ``None`` for any other note (then
     :func:`_read` reads it the general way). The block is left unloaded:
     its items are made from ``data`` if a rule asks for them."""
-    text = decode(data).text
+    text = (data[3:] if data.startswith(BOM_BYTES) else data).decode("utf-8", "surrogateescape")  # = decode(data).text
     block = fmmod.plain_block(text)
     if block is None:
         return None
-    lines, close, fields = block
-    seen: set[str] = set()
-    for key, _, _, _ in fields:
-        fieldname = keymap.get(key)
-        target = fieldname if fieldname else "extra:" + key
-        if target in seen or key.startswith(carriers.PREFIX):
-            return None  # a duplicate (F107) or a carrier: the general way
-        seen.add(target)
-    note = Note(path=path, slug=slug, category=category)
+    lines, close, fields, body_offset = block
+    values: dict[str, Any] = {"category": category}
+    extra: dict[str, Any] = {}
     places: list[tuple[str, int, int]] = []
     extra_places: list[tuple[str, int, int]] = []
+    seen: set[str] = set()
+    prefix = carriers.PREFIX
     for key, value, line, col in fields:
         fieldname = keymap.get(key)
+        if key.startswith(prefix):
+            return None  # a carrier: the general way
         if not fieldname:
-            note.extra[key] = value
+            if key in extra:
+                return None  # a duplicate (F107): the general way
+            extra[key] = value
             extra_places.append(("extra:" + key, line, 1))
             continue
+        if fieldname in seen:
+            return None  # a duplicate (F107): the general way
+        seen.add(fieldname)
         places.append((fieldname, line, col))
         if fieldname == "category":
-            note.category = tuple(p for p in value.split("/") if p)
-            continue
-        if fieldname in LIST_FIELDS:
-            setattr(note, fieldname, [p.strip() for p in value.split(",") if p.strip()] if raw else split_list(value))
+            values["category"] = tuple(p for p in value.split("/") if p)
+        elif fieldname in LIST_FIELDS:
+            values[fieldname] = [p.strip() for p in value.split(",") if p.strip()] if raw else split_list(value)
         else:
-            setattr(note, fieldname, sys.intern(value) if fieldname in _REPEATED and len(value) <= 32 else value)
-    note.spans = Spans.of_places(path, places + extra_places)
-    body_offset = sum(len(x) + 1 for x in lines[: close + 1])
-    note.frontmatter = fmmod.Frontmatter.unloaded(lines[0], lines[close], close + 1, body_offset,
-                                                  tuple(f[0] for f in fields), (_items_of, data, raw))
+            values[fieldname] = sys.intern(value) if fieldname in _REPEATED and len(value) <= 32 else value
     body = text[body_offset:]
     lead = body.startswith("\n")
-    note.body = body[1:] if lead else body
-    note.body_line = 1 + text.count("\n", 0, body_offset) + (1 if lead else 0)
+    fm = fmmod.Frontmatter.unloaded(lines[0], lines[close], close + 1, body_offset,
+                                    tuple([f[0] for f in fields]), (_items_of, data, raw))
+    note = Note(path=path, slug=slug, extra=extra, spans=Spans.of_places(path, places + extra_places),
+                body=body[1:] if lead else body, body_line=1 + text.count("\n", 0, body_offset) + (1 if lead else 0),
+                frontmatter=fm, **values)
     return note, [], None
 
 
