@@ -88,6 +88,39 @@ def adopt(model: Store, reading: Reading | None) -> list[tuple[str, str, Any, An
     return changed
 
 
+def misread_keys(source: Store, reading: Reading | None) -> list[tuple[str, list[str]]]:
+    """Notes with frontmatter keys that mmlint's reader reads and the
+    source's tool does not see at all: ``(path, keys)``, keys sorted
+    (top-level keys other than ``mmlint-*`` carriers; a parent such as
+    ``metadata:`` whose children the tool lifts is not one).
+
+    A quoted value that runs over several lines (``name: "`` then
+    ``a: 9"``) is one value to YAML and two keys to a line grammar: no
+    value-by-value adoption (:func:`adopt`) makes the two readings agree,
+    and writing the swallowed key would show the target's tool a key the
+    source's tool never had, so a conversion refuses such a note
+    (``E_LOSS``). Keys only the tool reads (indented children that a line
+    grammar takes as keys) are :func:`adopt`'s and not listed. Returns
+    ``[]`` without a reading.
+    """
+    out: list[tuple[str, list[str]]] = []
+    if reading is None:
+        return out
+    from mmlint import carriers
+
+    for note in source.notes:
+        view = reading.notes.get(note.path)
+        fm = note.frontmatter
+        if view is None or not view.readable or fm is None:
+            continue
+        seen = set(view.fields) | set(view.nested)
+        lost = sorted({k for p, k in fm.keys() if p is None and k and k not in seen and not k.startswith(carriers.PREFIX)
+                       and getattr(fm.get(k), "kind", None) != "parent"})
+        if lost:
+            out.append((note.path, lost))
+    return out
+
+
 def differences(model: Store, target: Any, profile: str | None, files: dict[str, bytes]) -> list[Difference]:
     """Every value the target tool would see differently from the source.
 

@@ -13,7 +13,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import make_store
@@ -138,7 +138,13 @@ SOURCES = {("engramory", "claude-code"): _engramory, ("engramory", "upstream"): 
            ("engramory", "recall-v1"): lambda items: _engramory(items, recall=True), ("workspace", None): _workspace, ("mm", None): _mm}
 
 
+_SWALLOWED = {"name": '"', "title": None, "summary": None, "type": None, "tags": None, "scope": None, "created": None,
+              "aliases": None, "extra": {"a": '9"'}, "nested": False, "crlf": False, "lead": False, "body": "", "folder": ""}
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# name: " then a: 9" -- one multi-line value to YAML, two keys to a line grammar (found by this test on main)
+@example(items=[_SWALLOWED], source=("engramory", "claude-code"), preamble=[], aux=False)
 @given(items=notes(), source=st.sampled_from(sorted(SOURCES, key=str)), preamble=st.lists(values, max_size=3),
        aux=st.booleans())
 def test_any_store_round_trips_or_is_refused_cleanly(items, source, preamble, aux):
@@ -162,3 +168,17 @@ def test_any_store_round_trips_or_is_refused_cleanly(items, source, preamble, au
                 assert not (work / ("a" if failed is rt.back else "b")).exists()
                 continue
             assert rt.changed == [] and rt.same_paths, (target, rt.changed, [n.path for n in src.notes])
+
+
+def test_a_key_the_source_tool_never_sees_is_refused_not_written(tmp_path):
+    """``name: "`` then ``a: 9"``: Claude Code (YAML) reads one name, ``" a: 9"``,
+    and no key ``a``; writing ``a`` would show the target's tool a key the
+    source's tool never had. The conversion refuses, naming the key."""
+    src = make_store(tmp_path / "src", {"MEMORY.md": '# Memory Index\n- [q](<q.md>)\n',
+                                        "q.md": '---\nname: "\na: 9"\n---\n\nbody\n'})
+    store = dialects.get("engramory").read(str(src), "claude-code")
+    plan = convert.plan_conversion(store, str(tmp_path / "dst"), "engramory", "upstream", DEFAULTS)
+    assert not plan.written
+    assert [(r.code, r.path) for r in plan.refusals] == [("E_LOSS", "q.md")]
+    assert "Claude Code does not see the key(s) 'a' that" in plan.refusals[0].message
+    assert not (tmp_path / "dst").exists()

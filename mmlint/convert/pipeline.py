@@ -84,7 +84,15 @@ def _plan(source: Store, dest: str, dialect: str, profile: str | None, defaults:
     model = policy.working_copy(source)
     same = source.dialect == dialect and source.profile == profile
     if not same:
-        tool_verify.adopt(model, tool_verify.source_reading(source))  # the values the source's tool sees
+        reading = tool_verify.source_reading(source)
+        for path, keys in tool_verify.misread_keys(source, reading):
+            shown = ", ".join(keys)
+            plan.refusals.append(Refusal("E_LOSS", path, f"{reading.tool} does not see the key(s) {policy.short(shown)} that "
+                                                         "this note's frontmatter lines show (a quoted value running over "
+                                                         "several lines?); fix the frontmatter, then convert", "extra"))
+        if plan.refusals:
+            return plan
+        tool_verify.adopt(model, reading)  # the values the source's tool sees
         made = policy.make_origin(source, model)
         policy.apply_defaults(model, target, profile, defaults or {}, plan)
         if made:
