@@ -22,11 +22,12 @@ import re
 from dataclasses import dataclass
 
 from mmlint.discover import repo_root
+from mmlint.textutil import lazy_re
 
 #: Most verified candidates :func:`decode_project` returns, and folders it lists.
 MAX_CANDIDATES = 8
 MAX_LISTED = 2000
-_NON_ALNUM = re.compile(r"[^A-Za-z0-9]")
+_NON_ALNUM = lazy_re(r"[^A-Za-z0-9]")
 
 
 def encode(path: str) -> str:

@@ -41,6 +41,8 @@ from collections import Counter
 from itertools import chain, combinations
 from typing import Sequence
 
+from mmlint.textutil import lazy_re
+
 #: Shingle width in tokens.
 K = 3
 #: Bins of the one-permutation sketch (BANDS * ROWS).
@@ -52,7 +54,7 @@ MAX_BUCKET = 64
 
 _CJK = "\u2e80-\u2fff\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # Linear: two alternatives of single character classes, no nesting.
-_TOKEN_RE = re.compile(f"[{_CJK}]|[^\\W_{_CJK}]+")
+_TOKEN_RE = lazy_re(f"[{_CJK}]|[^\\W_{_CJK}]+")
 _MASK = 0xFFFFFFFF
 _SPREAD = 0x9E3779B1  # spreads CRC bits before binning
 _BIN_BITS = 7  # BINS == 1 << _BIN_BITS

@@ -27,3 +27,17 @@ def test_character_classes_match_the_loops(text, a, b):
     assert markdown._plain_chars(text, a, b) == _plain_chars_loop(text, a, b)
     assert bool(markdown._DEST_BAD_RE.search(text)) == any(c in " <>()\\\"'" or c in markdown._NOT_PLAIN or c < " " for c in text)
     assert bool(resolve._CONTROL_RE.search(text)) == any(ch < " " or ch == "\x7f" for ch in text)
+
+
+def test_a_lazy_pattern_is_the_compiled_pattern():
+    import re
+
+    from mmlint.textutil import lazy_re
+
+    for pattern, text in ((r"^>\s*(\S+?):\s*(.*)$", "> mm-a: b"), (r"[,，;；]", "a，b;c"), (r"(\d)", "x1y22")):
+        lazy, compiled = lazy_re(pattern), re.compile(pattern)
+        for _ in range(2):  # before and after the first use compiled it
+            assert (lazy.search(text) or re.match("", "")).groups() == (compiled.search(text) or re.match("", "")).groups()
+            assert lazy.findall(text) == compiled.findall(text) and lazy.split(text) == compiled.split(text)
+            assert lazy.sub("-", text) == compiled.sub("-", text) and lazy.pattern == pattern
+            assert bool(lazy.match(text)) == bool(compiled.match(text))

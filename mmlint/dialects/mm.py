@@ -24,7 +24,7 @@ from mmlint import carriers, resolve
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, list_store_dir, open_store, read_head
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.model import NOTE_FIELDS, Entry, Index, Note, Problem, Span, Store
-from mmlint.textutil import apply_newline, count_lines, decode, encode, to_lf
+from mmlint.textutil import apply_newline, count_lines, decode, encode, lazy_re, to_lf
 
 NAME = "mm"
 PROFILES: tuple[str, ...] = ()
@@ -35,19 +35,19 @@ INDEX_CAPS = {"lines": 200, "bytes": 25600}
 DETAIL_MAX_BYTES = 65536
 WRITE_BUDGET = 4000
 TOPIC_MAX = 64
-TOPIC_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+TOPIC_RE = lazy_re(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 DETAIL_DIR = "memories"
 
 KNOWN_KEYS = ("summary", "tags", "file", "updated", "budget")
 #: Model fields native to mm entries (``file`` is the note path).
 NATIVE_FIELDS = ("summary", "tags", "updated", "budget", "entry_body")
 
-_HEADING_RE = re.compile(r"^##\s+\S")
-_HEADER_META_RE = re.compile(r"^>\s*(\S+?):\s*(.*)$")
-_ENTRY_KEY_RE = re.compile(r"^-\s*\*\*([A-Za-z0-9_.-]+):\*\*\s*(.*)$")
-_NOTE_TITLE_RE = re.compile(r"^#\s+(.+)$")
-_NOTE_META_RE = re.compile(r"^>\s*(mm-[A-Za-z0-9_-]+):\s*(.*)$")
-_TAG_SPLIT_RE = re.compile(r"[,，;；]")
+_HEADING_RE = lazy_re(r"^##\s+\S")
+_HEADER_META_RE = lazy_re(r"^>\s*(\S+?):\s*(.*)$")
+_ENTRY_KEY_RE = lazy_re(r"^-\s*\*\*([A-Za-z0-9_.-]+):\*\*\s*(.*)$")
+_NOTE_TITLE_RE = lazy_re(r"^#\s+(.+)$")
+_NOTE_META_RE = lazy_re(r"^>\s*(mm-[A-Za-z0-9_-]+):\s*(.*)$")
+_TAG_SPLIT_RE = lazy_re(r"[,，;；]")
 _BOILERPLATE = (
     re.compile(r"^Memory Standard Index — hand-load priority; managed by dsh-memory-standard\.$"),
     re.compile(r"^Hard caps: \d+ lines / \d+ bytes\. Over budget => rewrite \(never truncate\)\.$"),

@@ -21,7 +21,7 @@ from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, r
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
 from mmlint.model import Entry, Index, Note, Span, Store
-from mmlint.textutil import count_lines, decode, encode
+from mmlint.textutil import count_lines, decode, encode, lazy_re
 
 NAME = "workspace"
 PROFILES: tuple[str, ...] = ()
@@ -311,7 +311,7 @@ def render_index(store: Store, files: dict[str, bytes]) -> bytes:
     return project_index(store, files)
 
 
-_GENERATED_HEADER = re.compile(r"^- (工作区：.*|记忆根目录：.*|共 \d+ 条记忆)$")
+_GENERATED_HEADER = lazy_re(r"^- (工作区：.*|记忆根目录：.*|共 \d+ 条记忆)$")
 
 
 def generated_shape(line: str) -> bool:
