@@ -98,8 +98,16 @@ def located(result: Any, cwd: str) -> list[Located]:
     prints in this order."""
     from mmlint.results import display_path
 
-    items = [Located(display_path(res.found.path, d.span, cwd), d, res)
-             for res in result.stores for d in res.diagnostics]
+    shown: dict[tuple[str, str], str] = {}  # (store root, path) -> display path: one relpath per file
+
+    def where(res: Any, d: Any) -> str:
+        key = (res.found.path, d.span.path)
+        p = shown.get(key)
+        if p is None:
+            p = shown[key] = display_path(res.found.path, d.span, cwd)
+        return p
+
+    items = [Located(where(res, d), d, res) for res in result.stores for d in res.diagnostics]
     items.sort(key=lambda x: (x.path, x.diagnostic.span.line, x.diagnostic.span.column, x.diagnostic.code,
                               x.diagnostic.message))
     return items
