@@ -52,14 +52,20 @@ class NoteLayout:
     never rewrites, so holds no second copy of any note text.
     """
 
-    __slots__ = ("dialect", "data", "_args", "_parts", "_patch")
+    __slots__ = ("dialect", "data", "_path", "_keymap", "_slug", "_category", "_raw", "_parts", "_patch")
 
     def __init__(self, dialect: str, data: bytes, args: tuple) -> None:
         self.dialect = dialect
         self.data = data
-        self._args = args  # (path, keymap, slug, category, raw) of read_note
+        # the arguments of read_note, in slots (a tuple would cost 64 bytes a note more)
+        self._path, self._keymap, self._slug, self._category, self._raw = args
         self._parts: dict[str, Any] | None = None
         self._patch: dict[str, Any] | None = None
+
+    @property
+    def _args(self) -> tuple:
+        """``(path, keymap, slug, category, raw)``: how :func:`read_note` read the note."""
+        return self._path, self._keymap, self._slug, self._category, self._raw
 
     @property
     def built(self) -> bool:

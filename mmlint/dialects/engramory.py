@@ -461,8 +461,10 @@ def _attach_index(store: Store) -> None:
         note.index_section = e.section
         note.spans["title"] = e.span
     idx.loose = _loose_lines(idx, credited)
+    same: dict[tuple, tuple] = {}  # one tuple for the notes that read the same (most: no title, no hook)
     idx.layout = IndexLayout(idx.bom, idx.text,
-                             {n.path: (n.title, n.index_hook, n.index_section) for n in store.notes},
+                             {n.path: same.setdefault(t, t) for n in store.notes
+                              for t in ((n.title, n.index_hook, n.index_section),)},
                              list(idx.loose))
 
 
