@@ -75,6 +75,10 @@ def adopt(model: Store, reading: Reading | None) -> list[tuple[str, str, Any, An
         seen = reading.note_values(note.path)
         if seen is None:
             continue
+        # A title left out because it equalled the name (Note.derived_title)
+        # is still the index's text: a name the tool reads otherwise must not
+        # change the title too.
+        shown = note.derived_title() if note.title is None else None
         for f in COMPARED:
             mine, theirs = getattr(note, f), seen.get(f)
             if mine is None or theirs is None or isinstance(theirs, dict):
@@ -85,6 +89,8 @@ def adopt(model: Store, reading: Reading | None) -> list[tuple[str, str, Any, An
             if theirs != mine and mine == _as_read(note, f):
                 setattr(note, f, theirs)
                 changed.append((note.path, f, mine, theirs))
+        if shown is not None and note.title is None and note.derived_title() != shown:
+            note.title = shown
     return changed
 
 

@@ -145,6 +145,9 @@ _SWALLOWED = {"name": '"', "title": None, "summary": None, "type": None, "tags":
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 # name: " then a: 9" -- one multi-line value to YAML, two keys to a line grammar (found by this test on main)
 @example(items=[_SWALLOWED], source=("engramory", "claude-code"), preamble=[], aux=False)
+# name: 00 is the number 0 to YAML: the index's [00] must stay the title (found by this test on main)
+@example(items=[{**_SWALLOWED, "name": "0", "extra": {}}, {**_SWALLOWED, "name": "00", "extra": {}}],
+         source=("engramory", "claude-code"), preamble=[], aux=False)
 @given(items=notes(), source=st.sampled_from(sorted(SOURCES, key=str)), preamble=st.lists(values, max_size=3),
        aux=st.booleans())
 def test_any_store_round_trips_or_is_refused_cleanly(items, source, preamble, aux):
