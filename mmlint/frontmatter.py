@@ -89,7 +89,7 @@ class Frontmatter:
     on first access.
     """
 
-    __slots__ = ("open_raw", "close_raw", "close_line", "body_offset", "problems", "_items", "_reload", "_top")
+    __slots__ = ("open_raw", "close_raw", "close_line", "body_offset", "problems", "_items", "_reload", "_top", "_multi")
 
     def __init__(self, open_raw: str, items: list[Item], close_raw: str | None, close_line: int, body_offset: int,
                  problems: list[FMProblem] | None = None) -> None:
@@ -101,6 +101,7 @@ class Frontmatter:
         self._items: list[Item] | None = items
         self._reload: tuple | None = None
         self._top: tuple[str, ...] | None = None
+        self._multi = False
 
     @property
     def items(self) -> list[Item]:
@@ -132,6 +133,7 @@ class Frontmatter:
         reader parsing the same bytes again) and, called with
         ``lines=True``, the text the block was parsed from."""
         self._top = _shared_keys(it.key for it in self.items if it.parent is None and it.key)
+        self._multi = any(it.kind == "yaml" and len(it.raw) > 1 for it in self.items)
         self._items, self._reload = None, reload
 
     def raw_lines(self) -> list[str]:
@@ -145,6 +147,15 @@ class Frontmatter:
             lines = split_lines(text)
             return lines[1:self.close_line - 1] if self.close_raw is not None else lines[1:]
         return [r for it in self.items for r in it.raw]
+
+    @property
+    def multiline(self) -> bool:
+        """True when some item is a YAML value spanning lines (a block list
+        or block scalar: kind ``"yaml"`` with more than one raw line);
+        answered without loading the items."""
+        if self._items is None:
+            return self._multi
+        return any(it.kind == "yaml" and len(it.raw) > 1 for it in self._items)
 
     @property
     def loaded(self) -> bool:

@@ -45,7 +45,7 @@ def _state(note, problems):
     fm = note.frontmatter
     fmstate = None if fm is None else (fm.open_raw, fm.close_raw, fm.close_line, fm.body_offset, fm.problems,
                                        [fm.top(k) for k in ("name", "tags", "title", "metadata", "absent")],
-                                       fm.raw_lines(), fm.items)
+                                       fm.multiline, fm.raw_lines(), fm.items)
     fields = {s: getattr(note, s) for s in note.__slots__ if s not in ("spans", "frontmatter", "layout", "entry")}
     return fields, dict(note.spans.items()), [(p.code, p.message, p.span, p.hint) for p in problems], fmstate
 

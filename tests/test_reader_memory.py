@@ -91,6 +91,7 @@ def test_unloaded_items_come_back_as_read(root):
         if fm is None or not isinstance(n.layout, _fmnote.NoteLayout):
             continue
         assert not fm.loaded
+        assert fm.multiline == any(it.kind == "yaml" and len(it.raw) > 1 for it in n.layout.fm.items)
         unloaded_lines = fm.raw_lines()
         assert not fm.loaded
         assert sorted(unloaded_lines) == sorted(r for it in n.layout.fm.items for r in it.raw)

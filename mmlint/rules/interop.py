@@ -325,8 +325,8 @@ def yaml_only_frontmatter(ctx: Context):
     """
     for n in ctx.store.notes:
         fm = n.frontmatter
-        if fm is None:
-            continue
+        if fm is None or not fm.multiline:
+            continue  # (multiline: known without parsing the block again)
         for it in fm.items:
             if it.kind == "yaml" and len(it.raw) > 1:
                 yield Finding(Span(n.path, it.line, it.key_col), f"{it.key!r} spans {len(it.raw)} lines (a YAML list or block scalar); line-based readers reject it")
