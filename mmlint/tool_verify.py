@@ -106,8 +106,10 @@ def misread_keys(source: Store, reading: Reading | None) -> list[tuple[str, list
     and writing the swallowed key would show the target's tool a key the
     source's tool never had, so a conversion refuses such a note
     (``E_LOSS``). Keys only the tool reads (indented children that a line
-    grammar takes as keys) are :func:`adopt`'s and not listed. Returns
-    ``[]`` without a reading.
+    grammar takes as keys) are :func:`adopt`'s and not listed, and so is a
+    note in which the tool finds no frontmatter at all (a CR-only file,
+    which mmlint reads as the recall-v1 spec §2 asks). Returns ``[]``
+    without a reading.
     """
     out: list[tuple[str, list[str]]] = []
     if reading is None:
@@ -117,8 +119,8 @@ def misread_keys(source: Store, reading: Reading | None) -> list[tuple[str, list
     for note in source.notes:
         view = reading.notes.get(note.path)
         fm = note.frontmatter
-        if view is None or not view.readable or fm is None:
-            continue
+        if view is None or not view.readable or fm is None or not view.fields:
+            continue  # a tool that finds no frontmatter at all (a CR-only file) reads no keys to disagree on
         seen = set(view.fields) | set(view.nested)
         lost = sorted({k for p, k in fm.keys() if p is None and k and k not in seen and not k.startswith(carriers.PREFIX)
                        and getattr(fm.get(k), "kind", None) != "parent"})

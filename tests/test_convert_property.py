@@ -185,3 +185,13 @@ def test_a_key_the_source_tool_never_sees_is_refused_not_written(tmp_path):
     assert [(r.code, r.path) for r in plan.refusals] == [("E_LOSS", "q.md")]
     assert "Claude Code does not see the key(s) 'a' that" in plan.refusals[0].message
     assert not (tmp_path / "dst").exists()
+
+
+def test_a_cr_only_note_is_not_refused_for_keys_its_tool_cannot_find(tmp_path):
+    """Claude Code finds no frontmatter in a CR-only file (no key at all), so
+    there is no key it reads differently: the conversion goes ahead as before."""
+    src = make_store(tmp_path / "src", {"MEMORY.md": "# Memory Index\n- [a](a.md) — h\n",
+                                        "a.md": "---\rname: a\rdescription: d\rtype: user\r---\r\rbody\r"})
+    store = dialects.get("engramory").read(str(src), "claude-code")
+    plan = convert.plan_conversion(store, str(tmp_path / "dst"), "engramory", "upstream", DEFAULTS)
+    assert not [r for r in plan.refusals if "does not see the key" in r.message], plan.refusals
