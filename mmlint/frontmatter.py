@@ -408,7 +408,54 @@ def _fill_yaml(fm: Frontmatter) -> None:
             fm.problems.append(FMProblem("F104", f"value of {it.key!r} is not valid YAML: {err or 'unexpected shape'}", it.line, it.value_col))
             it.value = "\n".join(r.rstrip("\r") for r in it.raw)[len(it.indent) + len(it.key) + 1:].strip()
             continue
-        it.value = next(iter(data.values()))
+        value, lone = _pair_surrogates(next(iter(data.values())))
+        if lone:
+            fm.problems.append(FMProblem("F104", f"value of {it.key!r} is not valid YAML: an escape names a lone surrogate "
+                                                 f"(U+{ord(lone):04X}), which no file can hold", it.line, it.value_col))
+            it.value = "\n".join(r.rstrip("\r") for r in it.raw)[len(it.indent) + len(it.key) + 1:].strip()
+            continue
+        it.value = value
+
+
+def _is_lone(ch: str) -> bool:
+    """A surrogate code point that is not an undecodable byte (those are
+    ``U+DC80``-``U+DCFF``, :func:`mmlint.textutil.decode`)."""
+    return "\ud800" <= ch <= "\udfff" and not "\udc80" <= ch <= "\udcff"
+
+
+def _pair_surrogates(data: Any) -> tuple[Any, str | None]:
+    """``data`` (YAML data: str, list, dict, scalars) with each escaped
+    UTF-16 surrogate pair (``"\\ud800\\udc00"``) joined into its character,
+    as a JavaScript YAML reader (Claude Code) holds it; ``(data, ch)`` with
+    ``ch`` the first surrogate left alone, else ``(data, None)``. Lone
+    surrogates cannot be encoded in any file, so a value holding one is not
+    a value (F104)."""
+    if isinstance(data, str):
+        if not any(_is_lone(c) for c in data):
+            return data, None
+        try:
+            joined = data.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+        except UnicodeDecodeError:  # a surrogate without its pair
+            return data, next(c for c in data if _is_lone(c))
+        return joined, next((c for c in joined if _is_lone(c)), None)
+    if isinstance(data, list):
+        out = []
+        for v in data:
+            v, lone = _pair_surrogates(v)
+            if lone:
+                return data, lone
+            out.append(v)
+        return out, None
+    if isinstance(data, dict):
+        pairs = {}
+        for k, v in data.items():
+            k2, lone = _pair_surrogates(k)
+            v2, lone2 = _pair_surrogates(v)
+            if lone or lone2:
+                return data, lone or lone2
+            pairs[k2] = v2
+        return pairs, None
+    return data, None
 
 
 #: Maximum aliases and nesting depth accepted in YAML taken from a store.
