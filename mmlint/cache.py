@@ -86,7 +86,7 @@ from typing import Any
 from mmlint import __version__
 
 #: The cache entry format; bumped when the JSON shape changes.
-FORMAT = 2
+FORMAT = 3
 #: A recorded ``stat`` is trusted only for a file whose ``mtime`` and
 #: ``ctime`` are this much older than the check that recorded it (ns):
 #: more than the coarsest common timestamp granularity (2 s on FAT) plus
@@ -119,12 +119,14 @@ def code_stamp() -> str:
     installed or removed: a third-party dialect can change what detection
     decides), and the size and ``mtime_ns`` of every ``.py`` and ``.json``
     file of the package and of its schemas (a changed checkout is a
-    different program). Computed once per process."""
+    different program). The file-system part is computed once per process;
+    the date is asked on every call (one ``strftime``), so a long-running
+    process does not answer today with yesterday's results."""
     if _STAMP:
-        return _STAMP[0]
+        return _STAMP[0] + time.strftime("%Y-%m-%d")
     here = os.path.dirname(os.path.abspath(__file__))
     # the local date: rules compare dates with today (future-date, expired or stale notes)
-    parts = [f"mmlint {__version__} cache {FORMAT}", sys.version, sys.prefix, time.strftime("%Y-%m-%d")]
+    parts = [f"mmlint {__version__} cache {FORMAT}", sys.version, sys.prefix]
     for entry in sys.path:  # installing or removing a package (a third-party dialect) touches these
         if entry and os.path.basename(entry) in ("site-packages", "dist-packages"):
             try:
@@ -149,8 +151,8 @@ def code_stamp() -> str:
                     except OSError:
                         continue
                     parts.append(f"{os.path.relpath(e.path, here)}:{st.st_size}:{st.st_mtime_ns}")
-    _STAMP.append("\n".join(parts))
-    return _STAMP[0]
+    _STAMP.append("\n".join(parts) + "\n")
+    return _STAMP[0] + time.strftime("%Y-%m-%d")
 
 
 def options_text(options: Any) -> str:
@@ -263,6 +265,25 @@ def _read(path: str) -> bytes | None:
     return read_bounded(path)[0]
 
 
+def _read_listed(path: str) -> bytes | None:
+    """The bytes of ``path`` when it is a regular file and no symlink (the
+    open does not follow a link), else ``None``: a file of the store's tree
+    is re-hashed without ever opening anything a link points to."""
+    from mmlint.walk import read_bounded
+
+    return read_bounded(path, regular=True)[0]
+
+
+def _read_inside(root: str, rel: str) -> bytes | None:
+    """The bytes of the store file ``rel`` when it resolves to a regular
+    file inside ``root`` (a symlink within the store is followed, one
+    leading out of it is not), else ``None``."""
+    from mmlint.walk import contained, read_bounded
+
+    real = contained(root, os.path.join(root, *rel.split("/")))
+    return read_bounded(real)[0] if real is not None else None
+
+
 def config_candidates(found_path: str, config: str | None, isolated: bool) -> list[str]:
     """Every configuration file that could apply to the store at
     ``found_path`` (see :func:`mmlint.config.for_store`): none when
@@ -328,9 +349,9 @@ class Probe:
             return None  # a rule read modification times (not-updated): a touched file is a change
         for rel in stale:
             sha = recorded[rel][1]
-            if sha is None or sha == "-" or self.files[rel].startswith("!"):
-                return None
-            data = _read(os.path.join(self.root, *rel.split("/")))
+            if sha is None or sha == "-" or self.files[rel].startswith("!") or ">" in self.files[rel]:
+                return None  # a symlink is never re-hashed (it may lead out of the store): a miss
+            data = _read_listed(os.path.join(self.root, *rel.split("/")))
             if data is None or _sha(data) != sha:
                 return None
             recorded[rel] = [self.files[rel], sha]
@@ -381,6 +402,9 @@ class Probe:
         if shas is None:
             shas = file_hashes(store)
         files = {rel: [row, shas.get(rel)] for rel, row in self.files.items()}
+        # the files a hit's summary lists are the walk's (a symlinked folder is a file of the tree, not of the walk)
+        unwalked = sorted(rel for rel in self.files if rel not in store.files)
+        walked_extra = {rel: shas.get(rel) for rel in store.files if rel not in self.files}
         note_diags: dict[str, list] = {}
         file_diags: dict[str, list] = {}
         if partial is not None and not partial.stray and note_ctx is not None:
@@ -410,7 +434,7 @@ class Probe:
         entry = {"mtime_sensitive": bool(stale_days),"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "scan_ns": self.scan_ns,
                  "trusted": res.dialect in dialects.BUILTIN and not extends,
                  "files": files, "racy": sorted(self.racy), "folders": self.folders, "errors": self.errors,
-                 "config_files": cfiles,
+                 "config_files": cfiles, "unwalked": unwalked, "walked_extra": walked_extra,
                  "dialect": res.dialect, "profile": res.profile, "config": res.config, "warnings": list(res.warnings),
                  "evidence": [ev.dialect, ev.profile, ev.score, list(ev.reasons)] if ev is not None else None,
                  "diagnostics": [_dump(d) for d in res.diagnostics],
@@ -529,7 +553,14 @@ class Summary:
         self.profile = entry["profile"]
         self.notes = [_Named(p) for p in entry["notes"]]
         self.index = _Named(entry["index"]) if entry["index"] is not None else None
-        self.files = _LazyFiles(root, entry["files"])
+        files = entry["files"]
+        if entry["unwalked"] or entry["walked_extra"]:
+            files = dict(files)
+        for rel in entry["unwalked"]:
+            files.pop(rel, None)
+        for rel, sha in entry["walked_extra"].items():
+            files[rel] = [None, sha]
+        self.files = _LazyFiles(root, files)
 
 
 class _LazyFiles(dict):
@@ -546,7 +577,7 @@ class _LazyFiles(dict):
             from mmlint.model import FileRecord
 
             sha = self._sha.get(rel)
-            data = _read(os.path.join(self._root, *rel.split("/"))) if sha not in (None, "-") else None
+            data = _read_inside(self._root, rel) if sha not in (None, "-") else None
             if data is not None and _sha(data) != sha:
                 data = None  # changed since the check: quote nothing rather than the wrong text
             rec = FileRecord(rel, "file" if data is not None else "unreadable", size=len(data or b""), data=data)
@@ -599,7 +630,8 @@ def _load(text: str, part: str = "") -> dict[str, Any] | None:
         if part:
             return data
         for key, kind in (("files", dict), ("folders", dict), ("errors", list), ("config_files", list),
-                          ("diagnostics", list), ("notes", list), ("warnings", list), ("scan_ns", int), ("racy", list)):
+                          ("diagnostics", list), ("notes", list), ("warnings", list), ("scan_ns", int), ("racy", list),
+                          ("unwalked", list), ("walked_extra", dict)):
             if not isinstance(data.get(key), kind):
                 return None
         return data
