@@ -303,6 +303,6 @@ def _checked(paths, dialect, profile, options, cwd, config, isolated, cache, mis
             note_ctx = cache_mod.note_context(res, shas)
             partial = Partial(*cache_mod.reusable(pr, res, shas, note_ctx))
             res.diagnostics = lint(res.store, res.options, partial)
-            pr.record(res, config, isolated, shas, partial, note_ctx)
+            pr.record(res, config, isolated, shas, partial, note_ctx, conf.extended)
         out.append(res)
     return out

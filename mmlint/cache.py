@@ -59,9 +59,11 @@ a cold run. A changed index or any other non-note file changes the note
 context: every note is checked again by the note rules.
 
 The cache is never trusted for a store read by a third-party dialect
-(its code is not in the stamp), nor under a configuration that uses
-``extend`` (the extended files are not recorded): such stores are always
-checked in full.
+(its code is not in the stamp): such stores are always checked in full.
+A configuration that uses ``extend`` (as the TOML parser reads it, whatever
+the key's spelling) has every file of its chain recorded with the
+configuration candidates (:attr:`mmlint.config.Config.extended`), so an
+edit of an extended file is a miss.
 
 A hit gives the diagnostics exactly as a full run computed them (tests run
 cached and uncached checks side by side, including after files change).
@@ -387,7 +389,7 @@ class Probe:
             self._dirty = False
 
     def record(self, res: Any, config: str | None, isolated: bool, shas: dict[str, str] | None = None,
-               partial: Any = None, note_ctx: str | None = None) -> None:
+               partial: Any = None, note_ctx: str | None = None, extended: list[str] | None = None) -> None:
         """Record the full check ``res`` (a :class:`mmlint.results.StoreResult`
         with its model and diagnostics) of this store; ``config`` and
         ``isolated`` are the command line's. ``shas`` are the hashes of the
@@ -395,7 +397,9 @@ class Probe:
         while the ``stat`` rows are the ones taken before it read them.
         With ``partial`` (the :class:`mmlint.rules.Partial` the check ran
         with) and its ``note_ctx`` (:func:`note_context`), the note rules'
-        findings are kept per note for :func:`reusable`. Errors ignored."""
+        findings are kept per note for :func:`reusable`. ``extended``: the
+        files the configuration extends (:attr:`mmlint.config.Config.extended`,
+        from the parsed TOML), recorded with the candidates. Errors ignored."""
         from mmlint import dialects
 
         store = res.store
@@ -419,20 +423,18 @@ class Probe:
                     if sha not in (None, "-") and rec is not None:
                         file_diags[path] = [sha, rec.kind, [_dump(d) for d in ds]]
         cands = config_candidates(res.found.path, config, isolated)
+        cands += [p for p in (extended or ()) if p not in cands]
         cfiles = []
-        extends = False
         for path in cands:
             row = _config_row(path)
             data = _read(path) if row is not None else None
-            if data is not None and path == res.config and b"extend" in data:
-                extends = True
             cfiles.append([path, row, _sha(data) if data is not None else None])
         ev = res.evidence
         from mmlint.rules.hygiene import DEFAULTS
 
         stale_days = (res.options.hygiene if res.options is not None else {}).get("stale-days", DEFAULTS["stale-days"])
         entry = {"mtime_sensitive": bool(stale_days),"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "scan_ns": self.scan_ns,
-                 "trusted": res.dialect in dialects.BUILTIN and not extends,
+                 "trusted": res.dialect in dialects.BUILTIN,
                  "files": files, "racy": sorted(self.racy), "folders": self.folders, "errors": self.errors,
                  "config_files": cfiles, "unwalked": unwalked, "walked_extra": walked_extra,
                  "dialect": res.dialect, "profile": res.profile, "config": res.config, "warnings": list(res.warnings),

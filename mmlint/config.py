@@ -142,6 +142,9 @@ class Config:
     profile: str | None = None
     caps: dict[str, int] = field(default_factory=dict)
     hygiene: dict[str, Any] = field(default_factory=dict)
+    #: the absolute paths of the files ``path`` extends (directly or not),
+    #: nearest first; empty without ``extend`` (the result cache records them)
+    extended: list[str] = field(default_factory=list)
 
     def options(self, cli: Any = None) -> Any:
         """:class:`mmlint.rules.Options` for this configuration with the
@@ -242,8 +245,9 @@ def load(path: str, confine: str | None = None) -> Config:
     path = os.path.abspath(path)
     if confine is not None:
         _check_confined(path, None, path, confine)
-    raw = _resolve(path, [], confine)
-    conf = Config(path=path)
+    read: list[str] = []
+    raw = _resolve(path, [], confine, read)
+    conf = Config(path=path, extended=read[1:])
     conf.select = raw.get("select")
     conf.ignore = raw.get("ignore", [])
     conf.dialect = raw.get("dialect")
@@ -310,14 +314,16 @@ def _check_confined(path: str, key: str | None, target: str, confine: str) -> No
                                      "store may only use files inside it")
 
 
-def _resolve(path: str, chain: list[str], confine: str | None = None) -> dict[str, Any]:
+def _resolve(path: str, chain: list[str], confine: str | None = None, read: list[str] | None = None) -> dict[str, Any]:
     """One file's checked settings merged over what it extends. Internal
     shape: ``per-path-ignores`` keyed by ``(base, glob)``, ``severity`` by
-    rule code."""
+    rule code. ``read``, when given, gets every file read, in order."""
     if path in chain:
         raise ConfigError(chain[-1], _prefix(chain[-1]) + "extend", "extend cycle: " + " -> ".join(chain + [path]))
     if len(chain) >= MAX_EXTEND:
         raise ConfigError(path, None, f"extend chain longer than {MAX_EXTEND} files")
+    if read is not None:
+        read.append(path)
     table = _table(path, _parse(path, _read(path)))
     own = _check(path, table)
     if "extend" not in table:
@@ -333,7 +339,7 @@ def _resolve(path: str, chain: list[str], confine: str | None = None) -> dict[st
         target = os.path.join(os.path.dirname(path), os.path.expanduser(table["extend"]))
     if not os.path.isfile(target):
         raise ConfigError(path, key, f"no file at {target}")
-    base = _resolve(os.path.abspath(target), chain + [path], confine)
+    base = _resolve(os.path.abspath(target), chain + [path], confine, read)
     merged = dict(base)
     for key, value in own.items():
         merged[key] = {**base.get(key, {}), **value} if key in ("severity", "caps", "per-path-ignores", "hygiene") else value

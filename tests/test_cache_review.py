@@ -79,3 +79,25 @@ def test_d6_a_hit_counts_files_as_the_walk_does_with_a_symlinked_folder(tmp_path
     api.check([str(root)], cache=True)
     warm = _same(root)
     assert warm.stores[0].cached
+
+
+def test_d5_an_extended_configuration_is_recorded_whatever_the_key_spelling(tmp_path, cache_dir, monkeypatch):
+    """D5: ``"ext\\u0065nd"`` is ``extend`` to TOML; editing the file it
+    extends is a miss (and an extended configuration is cached at all)."""
+    from test_cache import _store
+
+    root = _store(tmp_path / "p" / "s")
+    codes = {d.code for d in api.check([str(root)], profile="upstream").stores[0].diagnostics}
+    code = sorted(codes)[0]
+    base = tmp_path / "p" / "base.toml"
+    base.write_text(f'ignore = ["{code}"]\n')
+    (tmp_path / "p" / ".mmlint.toml").write_text('"ext\\u0065nd" = "base.toml"\n')
+    _later(monkeypatch)
+    first = api.check([str(root)], profile="upstream", cache=True)
+    assert code not in {d.code for d in first.stores[0].diagnostics}
+    assert _same(root, profile="upstream").stores[0].cached
+    base.write_text('ignore = []\n')
+    warm = _same(root, profile="upstream")
+    assert not warm.stores[0].cached
+    assert code in {d.code for d in warm.stores[0].diagnostics}
+    assert _same(root, profile="upstream").stores[0].cached
