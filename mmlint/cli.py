@@ -28,8 +28,9 @@ __all__ = ["EXIT_FINDINGS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "build_
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
 
-_UNRECOGNIZED = re.compile(r"unrecognized arguments: (\S+)")
-_CHOICE = re.compile(r"invalid choice: '([^']*)' \(choose from (.*)\)$")
+#: Patterns of argparse's messages, for the "did you mean" (compiled on an error only).
+_UNRECOGNIZED = r"unrecognized arguments: (\S+)"
+_CHOICE = r"invalid choice: '([^']*)' \(choose from (.*)\)$"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,10 +43,10 @@ class _Parser(argparse.ArgumentParser):
         """"did you mean" for an unknown flag (any subcommand's) or choice."""
         from mmlint.suggest import did_you_mean
 
-        m = _CHOICE.search(message)
+        m = re.search(_CHOICE, message)
         if m:
             return did_you_mean(m.group(1), re.findall(r"'([^']*)'", m.group(2)))
-        m = _UNRECOGNIZED.search(message)
+        m = re.search(_UNRECOGNIZED, message)
         if m and m.group(1).startswith("-"):
             # a parser built for one command lists the others unconfigured: ask a full one
             return did_you_mean(m.group(1).split("=", 1)[0], _option_strings(build_parser() if self.prog == "mmlint" else self))
@@ -67,15 +68,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser (also used to document the CLI): one subparser per
     entry of :data:`mmlint.commands.COMMANDS`, configured by its module.
 
-    ``only`` (a command name) configures that command's subparser alone and
-    lists the others without importing them: what a run of that command
-    needs, at a fraction of the start-up cost."""
+    ``only`` (a command name) builds that command's subparser alone: what a
+    run of that command needs (its ``--help``, its errors), at a fraction of
+    the start-up cost. An unknown flag's "did you mean" builds the full
+    parser (:meth:`_Parser._suggestion`)."""
     parser = _Parser(prog="mmlint", description="Read, lint and convert agent memory stores.")
     parser.add_argument("--version", action="version", version=f"mmlint {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         if only is not None and name != only:
-            sub.add_parser(name)
             continue
         module = load(name)
         module.configure(sub.add_parser(name, help=module.HELP))

@@ -38,3 +38,24 @@ def test_libraries_come_when_a_note_needs_them(tmp_path):
 def test_plain_check_reads_schemas_without_importlib_resources(tmp_path):
     # the schemas are plain files: importlib.resources (zipfile, tempfile, random) is not needed
     assert _check(_store(tmp_path / "plain")) & {"zipfile", "tempfile", "random"} == set()
+
+
+def test_a_command_builds_its_own_subparser_only():
+    from mmlint import cli
+    from mmlint.commands import COMMANDS
+
+    def commands(parser):
+        return set(next(a for a in parser._actions if a.dest == "command").choices)
+
+    assert commands(cli.build_parser("check")) == {"check"}
+    assert commands(cli.build_parser()) == set(COMMANDS)
+
+
+def test_a_mistyped_flag_still_gets_a_suggestion_from_the_full_parser(capsys):
+    import pytest
+
+    from mmlint import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["check", ".", "--no-cahce"])
+    assert "--no-cache" in capsys.readouterr().err
