@@ -37,9 +37,8 @@ import re
 import unicodedata
 import zlib
 from array import array
-from collections import Counter
 from itertools import chain, combinations
-from typing import Sequence
+from typing import Collection, Sequence
 
 from mmlint.textutil import lazy_re
 
@@ -190,11 +189,28 @@ def band_keys(sh: set[int]) -> list[int]:
     return keys
 
 
-def near_duplicates(items: Sequence[tuple[str, set[int]]], threshold: float) -> list[tuple[str, str, float]]:
+def compact(sh: Collection[int]) -> array:
+    """A shingle set as a sorted ``array('I')`` (4 bytes a shingle instead of
+    a set's ~50): the form :func:`near_duplicates` keeps for many notes."""
+    return array("I", sorted(sh))
+
+
+def _inter(a: Collection[int], b: Collection[int]) -> int:
+    """``|a ∩ b|`` of two collections of distinct ints (sets or arrays)."""
+    if isinstance(a, (set, frozenset)):
+        return len(a.intersection(b))
+    if isinstance(b, (set, frozenset)):
+        return len(b.intersection(a))
+    return len(set(a).intersection(b))
+
+
+def near_duplicates(items: Sequence[tuple[str, Collection[int]]], threshold: float) -> list[tuple[str, str, float]]:
     """Every pair ``(a, b, similarity)`` (``a < b`` by key, sorted) whose
     shingle sets have an exact Jaccard similarity of at least ``threshold``.
 
-    ``items`` are ``(key, shingle set)``; empty sets never pair.
+    ``items`` are ``(key, shingles)``: a set of ints, or any collection of
+    distinct ints such as :func:`compact`'s array (the same answer); empty
+    ones never pair.
 
     Candidates are the pairs that share a band key (:func:`band_keys`) in
     some band; a bucket of more than :data:`MAX_BUCKET` items contributes the
@@ -206,9 +222,9 @@ def near_duplicates(items: Sequence[tuple[str, set[int]]], threshold: float) -> 
     pair at or over the threshold; when there is none the answer is empty
     whatever LSH would propose, and the sketches are never computed.
 
-    Memory: one 64-bit key per band and item, and the buckets of one band
-    at a time, so a 20,000-note store holds about 5 MB of band keys instead
-    of 640,000 bucket tuples.
+    Memory: beyond ``items``, the join's count table and prefix index (a few
+    bytes a shingle), then one 64-bit key per band and item, and the buckets
+    of one band at a time; sets are built only for the candidates checked.
     """
     if _no_pair_reaches([sh for _, sh in items], threshold):
         return []
@@ -235,6 +251,7 @@ def near_duplicates(items: Sequence[tuple[str, set[int]]], threshold: float) -> 
                     b.append(pos)
         for members in buckets.values():  # each in increasing position order
             cands.update(zip(members, members[1:]) if len(members) > MAX_BUCKET else combinations(members, 2))
+    del flat, pos_of
     # J <= min/max: a pair whose sizes are further apart cannot reach the
     # threshold (the margin keeps float rounding on the side of computing)
     ratio = threshold * (1 - 1e-9)
@@ -245,7 +262,8 @@ def near_duplicates(items: Sequence[tuple[str, set[int]]], threshold: float) -> 
         la, lb = len(a), len(b)
         if (la if la < lb else lb) < ratio * (lb if la < lb else la):
             continue
-        s = jaccard(a, b)
+        inter = _inter(a, b)
+        s = inter / (la + lb - inter)
         if s >= threshold:
             ka, kb = sorted((items[i][0], items[j][0]))
             out.append((ka, kb, s))
@@ -258,9 +276,10 @@ def near_duplicates(items: Sequence[tuple[str, set[int]]], threshold: float) -> 
 JOIN_BUDGET = 8
 
 
-def _no_pair_reaches(sets: list[set[int]], threshold: float) -> bool:
+def _no_pair_reaches(sets: Sequence[Collection[int]], threshold: float) -> bool:
     """Whether provably no two non-empty sets of ``sets`` have a Jaccard
-    similarity (:func:`jaccard`) of at least ``threshold``.
+    similarity (:func:`jaccard`) of at least ``threshold``; ``sets`` are
+    sets of ints or collections of distinct ints (:func:`compact`).
 
     An exact all-pairs join with prefix filtering: shingles are ranked
     rarest first (ties by value, one total order for all sets); two sets
@@ -268,21 +287,32 @@ def _no_pair_reaches(sets: list[set[int]], threshold: float) -> bool:
     ``|A| - ceil(t * |A|) + 1`` of ``A`` and the first
     ``|B| - ceil(t * |B|) + 1`` of ``B``, and ``J >= t`` implies both
     overlaps. Only those prefixes are indexed, so pairs sharing nothing but
-    common shingles are never looked at. ``t`` is taken a hair below the
-    threshold, so float rounding only lengthens prefixes. Returns ``False``
-    (not proven) when a pair reaches the threshold, when the threshold is
-    not above 0, or when the join would visit more than about
+    common shingles are never looked at. The frequency of a shingle is
+    counted in a table of at least as many cells as there are shingles,
+    indexed by its low bits, so colliding shingles add up: the rank is
+    still one fixed total order (which is all the proof needs) and the table
+    takes 4 bytes a shingle instead of a dict entry. ``t`` is taken a hair
+    below the threshold, so float rounding only lengthens prefixes. Returns
+    ``False`` (not proven) when a pair reaches the threshold, when the
+    threshold is not above 0, or when the join would visit more than about
     :data:`JOIN_BUDGET` posting entries per set (stores of near-identical
     boilerplate), so its cost stays linear.
     """
     if not threshold > 0:
         return False
-    freq = Counter(chain.from_iterable(sets))
-    # the order: (frequency, value); shingles are 32-bit
-    by_rank = {h: f << 32 | h for h, f in freq.items()}.__getitem__
+    total = sum(map(len, sets))
+    mask = (1 << max(10, total.bit_length())) - 1
+    count = array("I", [0]) * (mask + 1)
+    for h in chain.from_iterable(sets):
+        count[h & mask] += 1
+
+    def by_rank(h: int) -> int:
+        return count[h & mask] << 32 | h
+
     t = threshold * (1 - 1e-9)
     budget = JOIN_BUDGET * len(sets) + 1000
-    index: dict[int, list[int]] = {}
+    # shingle -> the one set whose prefix holds it so far, or a list of them
+    index: dict[int, int | list[int]] = {}
     for x, sh in enumerate(sets):
         if not sh:
             continue
@@ -291,16 +321,24 @@ def _no_pair_reaches(sets: list[set[int]], threshold: float) -> bool:
         for h in sorted(sh, key=by_rank)[: m - math.ceil(t * m) + 1]:
             lst = index.get(h)
             if lst is None:
-                index[h] = [x]
+                index[h] = x
+            elif lst.__class__ is int:
+                budget -= 1
+                cand.add(lst)
+                index[h] = [lst, x]
             else:
                 budget -= len(lst)
                 cand.update(lst)
                 lst.append(x)
         if budget < 0:
             return False
-        for y in cand:
-            b = sets[y]
-            lb = len(b)
-            if (m if m < lb else lb) >= t * (lb if m < lb else m) and jaccard(sh, b) >= threshold:
-                return False
+        if cand:
+            own = sh if isinstance(sh, (set, frozenset)) else set(sh)
+            for y in cand:
+                b = sets[y]
+                lb = len(b)
+                if (m if m < lb else lb) >= t * (lb if m < lb else m):
+                    inter = len(own.intersection(b))
+                    if inter / (m + lb - inter) >= threshold:
+                        return False
     return True

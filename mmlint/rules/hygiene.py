@@ -60,10 +60,12 @@ def near_duplicate_note(ctx: Context):
     Good: one note, the other removed (or merged into it) with its pointer.
     """
     threshold = float(setting(ctx, "duplicate-threshold"))
+    # one note's shingle set at a time; only its compact sorted array is kept
     items = []
+    empty = similarity.compact(())
     for n in sorted(ctx.store.notes, key=lambda n: n.path):
         sh = similarity.shingles((n.summary or "") + "\n" + n.body)
-        items.append((n.path, sh if len(sh) >= MIN_SHINGLES else set()))
+        items.append((n.path, similarity.compact(sh) if len(sh) >= MIN_SHINGLES else empty))
     for a, b, s in similarity.near_duplicates(items, threshold):
         yield Finding(Span(b, 1, 1), f"near-duplicate of {echo(a)}: similarity {s:.2f} (threshold {threshold:.2f})",
                       hint="merge the two notes into one and remove the other's index pointer", anchor=f"{a}|{b}")
