@@ -304,11 +304,44 @@ def _code_span_end(line: str, i: int) -> int:
     return close + 1
 
 
-def _plain_inline(line: str, start: int, lineno: int, out: list[Link]) -> bool:
+def _simple_tag_end(line: str, i: int) -> int:
+    """The end (exclusive) of ``<name>`` at ``line[i]`` when ``name`` is an
+    ASCII letter followed by ASCII letters, digits and ``-`` and is not
+    ``a``; else -1.
+
+    Such text is a complete HTML open tag without attributes (CommonMark
+    6.6), never an autolink (which needs a ``:`` or an ``@``), so markdown-it
+    makes it one ``html_inline`` token: nothing in it is a link and it holds
+    no bracket. ``<a>`` is left to markdown-it (it counts link levels)."""
+    j = i + 1
+    n = len(line)
+    if j >= n or not ("a" <= line[j] <= "z" or "A" <= line[j] <= "Z"):
+        return -1
+    j += 1
+    while j < n and (line[j].isascii() and (line[j].isalnum() or line[j] == "-")):
+        j += 1
+    if j >= n or line[j] != ">" or line[i + 1 : j] in ("a", "A"):
+        return -1
+    return j + 1
+
+
+def _plain_inline(line: str, start: int, lineno: int, out: list[Link], no_refs: bool = False) -> bool:
     """Scan ``line[start:]`` as plain inline text holding only
     ``[text](dest)`` links and ``[[wikilinks]]``; append them to ``out``.
-    False when anything else appears (then markdown-it decides)."""
+    False when anything else appears (then markdown-it decides).
+
+    ``<name>`` is read as HTML (see :func:`_simple_tag_end`). With
+    ``no_refs`` (the text holds no ``]:``, so no reference definition:
+    markdown-it's link and image rules then fail on every ``[label]`` not
+    followed by ``(``), two more forms are read: ``![alt](dest)`` (an image,
+    which holds no link :func:`links` reports) and ``[label]`` or
+    ``![label]`` not followed by ``(`` (text); labels hold plain characters
+    only, so each ends at its first ``]`` in markdown-it's reading too. After an image a
+    link's column is found as :func:`links` finds it (the first ``](dest``
+    after the previous link), so both report the same column."""
     i, n = start, len(line)
+    image_before = False
+    last_end = 0
     while i < n:
         m = _INLINE_STOP_RE.search(line, i)
         if m is None:
@@ -321,12 +354,28 @@ def _plain_inline(line: str, start: int, lineno: int, out: list[Link]) -> bool:
                 return False
             i = end
             continue
+        if ch == "<":
+            end = _simple_tag_end(line, i)
+            if end < 0:
+                return False
+            i = end
+            continue
         if ch in _NOT_PLAIN or (ch < " " and ch != "\t"):
             return False
         if ch == "_" and not _inert_underscore(line, i):
             return False
         if ch == "!" and i + 1 < n and line[i + 1] == "[":
-            return False
+            if not no_refs or line.startswith("[[", i + 1):
+                return False
+            end = _unlinked_label_end(line, i + 1)
+            if end < 0:
+                image = _plain_link_end(line, i + 1)
+                if image is None:
+                    return False
+                end = image[0]
+                image_before = True
+            i = end
+            continue
         if ch == "]":
             return False
         if ch == "[":
@@ -340,25 +389,61 @@ def _plain_inline(line: str, start: int, lineno: int, out: list[Link]) -> bool:
                 if close + 2 < n and line[close + 2] in "([":
                     return False
                 out.append(Link(lineno, i + 1, inner, inner, "wikilink", close + 3))
-                i = close + 2
+                i = last_end = close + 2
                 continue
-            close = line.find("]", i + 1)
-            if close < 0 or close + 1 >= n or line[close + 1] != "(":
+            if no_refs:
+                end = _unlinked_label_end(line, i)
+                if end >= 0:
+                    i = end
+                    continue
+            found = _plain_link_end(line, i)
+            if found is None:
                 return False
-            text = line[i + 1 : close]
-            if "[" in text or text != text.strip() or not _plain_chars(line, i + 1, close):
-                return False
-            end = line.find(")", close + 2)
-            if end < 0:
-                return False
-            dest = line[close + 2 : end]
-            if not dest or _DEST_BAD_RE.search(dest):
-                return False
-            out.append(Link(lineno, close + 3, dest, text, "link", end + 2))
-            i = end + 1
+            end, close = found
+            dest = line[close + 2 : end - 1]
+            if image_before:  # links() finds the column by searching for "](dest": an image's may come first
+                col, last_end = _locate(line, dest, last_end)
+            else:
+                col, last_end = close + 2, end
+            out.append(Link(lineno, col + 1, dest, line[i + 1 : close], "link", last_end + 1))
+            i = end
             continue
         i += 1
     return True
+
+
+def _plain_link_end(line: str, i: int) -> tuple[int, int] | None:
+    """``(end, close)`` of ``[text](dest)`` at ``line[i]`` (``end`` just past
+    the ``)``, ``close`` the index of the ``]``) when the text holds plain
+    characters only, no ``[`` and no edge whitespace, and the destination is
+    plain (no space, angle bracket, parenthesis, quote, escape, entity or
+    control character: so no title either); else None."""
+    close = line.find("]", i + 1)
+    if close < 0 or close + 1 >= len(line) or line[close + 1] != "(":
+        return None
+    text = line[i + 1 : close]
+    if "[" in text or text != text.strip() or not _plain_chars(line, i + 1, close):
+        return None
+    end = line.find(")", close + 2)
+    if end < 0:
+        return None
+    dest = line[close + 2 : end]
+    if not dest or _DEST_BAD_RE.search(dest):
+        return None
+    return end + 1, close
+
+
+def _unlinked_label_end(line: str, i: int) -> int:
+    """Just past the ``]`` of ``[label]`` at ``line[i]`` when the label holds
+    plain characters only (no bracket) and the next character is not ``(``;
+    else -1. Without reference definitions markdown-it reads such a label
+    as text (its link rule needs ``(`` or a definition)."""
+    close = line.find("]", i + 1)
+    if close < 0 or (close + 1 < len(line) and line[close + 1] == "("):
+        return -1
+    if "[" in line[i + 1 : close] or not _plain_chars(line, i + 1, close):
+        return -1
+    return close + 1
 
 
 def _code_start(line: str, i: int) -> bool:
@@ -375,13 +460,15 @@ def plain_outline(text: str) -> Outline | None:
     blockquote lines (``> ``) and paragraph lines whose inline text holds
     only plain characters, ``[text](dest)`` links with a plain destination
     and no title, ``[[wikilinks]]`` and single-backtick code spans within
-    the line (see :func:`_plain_inline`). This is the shape of a generated
+    the line, ``<tag>`` HTML and, when the text holds no ``]:``, images
+    and unlinked ``[labels]`` (see :func:`_plain_inline`). This is the shape of a generated
     pointer index (``- [Title](file.md) — hook``) and of the workspace
     plugin's projection (``- 工作区：`.```).
     One pass, linear in the text; imports nothing.
     """
     found: list[Link] = []
     heads: list[tuple[int, int, str]] = []
+    no_refs = "]:" not in text  # a reference definition needs "]:" (its label, then a colon)
     for k, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             if line:
@@ -404,6 +491,6 @@ def plain_outline(text: str) -> Outline | None:
                 return None
         elif first in _BLOCK_START and not _code_start(line, 0):
             return None
-        if line.endswith(" ") or not _plain_inline(line, start, k, found):
+        if not _plain_inline(line, start, k, found, no_refs):
             return None
     return Outline(found, heads, frozenset(), True)

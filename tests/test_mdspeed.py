@@ -65,15 +65,15 @@ def _cpu(root) -> float:
     return time.process_time() - t
 
 
-def _ratio(tmp_path, name, hostile: tuple[str, str], normal: tuple[str, str]) -> float:
+def _ratio(tmp_path, name, hostile: tuple[str, str], normal: tuple[str, str], rounds: int = 3) -> float:
     """CPU time of checking the hostile store over the normal one of the same
-    size, best of three interleaved runs each (the machine is shared)."""
+    size, best of ``rounds`` interleaved runs each (the machine is shared)."""
     roots = []
     for which, (index, body) in (("hostile", hostile), ("normal", normal)):
         assert abs(len((index + body).encode()) - len("".join(hostile).encode())) < 64
         roots.append(make_store(tmp_path / name / which, {"MEMORY.md": index, "a.md": NOTE + body}))
     bad, good = [], []
-    for _ in range(3):
+    for _ in range(rounds):
         bad.append(_cpu(roots[0]))
         good.append(_cpu(roots[1]))
     return min(bad) / min(good)
@@ -92,12 +92,12 @@ def _normal_body(size: int) -> str:
 LINK_SYNTAX = ("[a](b) [[c]] ![d](e) [f][g] <h> " * 10000)[:256 * 1000]
 
 
-def test_a_body_full_of_link_syntax_is_linear_and_bounded(tmp_path):
-    # issue 9 item 6 asks for 2x a normal body of the same size (the pair
-    # scripts/bench.py uses); this measures about 3x in process (CPU) and
-    # 2.6x as the bench measures it (whole process, JSON output); the bounds
-    # catch a return to super-linear or much slower work.
-    assert _ratio(tmp_path, "links", (IDX, LINK_SYNTAX), (IDX, _normal_body(len(LINK_SYNTAX)))) <= 4.5
+def test_a_body_full_of_link_syntax_costs_no_more_than_a_normal_body(tmp_path):
+    # issue 9 item 6: at most 2x a normal body of the same size (the pair
+    # scripts/bench.py uses); the markdown-free scan reads this body (about
+    # 0.8x in process, CPU, best of five interleaved runs each).
+    assert _ratio(tmp_path, "links", (IDX, LINK_SYNTAX), (IDX, _normal_body(len(LINK_SYNTAX))), rounds=5) <= 2.0
+    assert markdown.plain_outline(LINK_SYNTAX) is not None  # the fast path, not markdown-it
     quarter = LINK_SYNTAX[: len(LINK_SYNTAX) // 4]
     roots = [make_store(tmp_path / "lin" / w, {"MEMORY.md": IDX, "a.md": NOTE + body})
              for w, body in (("full", LINK_SYNTAX), ("quarter", quarter))]
