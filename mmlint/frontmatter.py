@@ -22,17 +22,16 @@ reproduce untouched lines byte for byte.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 from typing import Any
 
+from mmlint._record import Record
 from mmlint.textutil import echo, split_lines
 
 #: Values that the restricted grammar writes plainly only when they avoid these.
 _PLAIN_START = set("-?:,[]{}#&*!|>'\"%@`")
 
 
-@dataclass(slots=True)
-class Item:
+class Item(Record):
     """One line (or one key with its continuation lines) of a frontmatter block.
 
     Attributes:
@@ -50,27 +49,34 @@ class Item:
         quote: the quote character that wrapped the value, if any.
     """
 
-    kind: str
-    key: str = ""
-    value: Any = None
-    raw: list[str] = field(default_factory=list)
-    line: int = 0
-    key_col: int = 1
-    value_col: int = 1
-    parent: str | None = None
-    indent: str = ""
-    quote: str | None = None
+    __slots__ = _fields = ("kind", "key", "value", "raw", "line", "key_col", "value_col", "parent", "indent", "quote")
+
+    def __init__(self, kind: str, key: str = "", value: Any = None, raw: list[str] | None = None, line: int = 0,
+                 key_col: int = 1, value_col: int = 1, parent: str | None = None, indent: str = "",
+                 quote: str | None = None) -> None:
+        self.kind = kind
+        self.key = key
+        self.value = value
+        self.raw = [] if raw is None else raw
+        self.line = line
+        self.key_col = key_col
+        self.value_col = value_col
+        self.parent = parent
+        self.indent = indent
+        self.quote = quote
 
 
-@dataclass
-class FMProblem:
+class FMProblem(Record):
     """A frontmatter finding: rule ``code``, ``message``, 1-based ``line``/``column``."""
 
-    code: str
-    message: str
-    line: int
-    column: int = 1
-    hint: str | None = None
+    _fields = ("code", "message", "line", "column", "hint")
+
+    def __init__(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None:
+        self.code = code
+        self.message = message
+        self.line = line
+        self.column = column
+        self.hint = hint
 
 
 class Frontmatter:

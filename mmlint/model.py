@@ -22,6 +22,7 @@ from functools import lru_cache
 from struct import Struct
 from typing import Any
 
+from mmlint._record import Record
 from mmlint.span import Span  # noqa: F401 - re-exported: every value's place
 
 #: Semantic note fields, in the order tables and JSON use. ``summary`` is the
@@ -174,8 +175,7 @@ class Spans(MutableMapping):
     copy = __copy__
 
 
-@dataclass(slots=True)
-class Note:
+class Note(Record):
     """One memory.
 
     Attributes:
@@ -210,32 +210,46 @@ class Note:
             never read it (they read the fields above and ask the dialect).
     """
 
-    path: str
-    slug: str
-    category: tuple[str, ...] = ()
-    name: str | None = None
-    title: str | None = None
-    summary: str | None = None
-    type: str | None = None
-    tags: list[str] | None = None
-    created: str | None = None
-    updated: str | None = None
-    scope: str | None = None
-    aliases: list[str] | None = None
-    confidence: str | None = None
-    budget: str | None = None
-    index_hook: str | None = None
-    index_section: str | None = None
-    entry_body: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-    body: str = ""
-    spans: Spans = field(default_factory=Spans)
-    body_line: int = 1
-    unclosed_head: str | None = None
-    frontmatter: Any = None
-    header: dict[str, str] = field(default_factory=dict)
-    entry: Any = field(default=None, repr=False, compare=False)
-    layout: Any = None
+    __slots__ = ("path", "slug", "category", "name", "title", "summary", "type", "tags", "created", "updated", "scope",
+                 "aliases", "confidence", "budget", "index_hook", "index_section", "entry_body", "extra", "body", "spans",
+                 "body_line", "unclosed_head", "frontmatter", "header", "entry", "layout")
+    _fields = tuple(f for f in __slots__ if f != "entry")  # ``entry`` is neither shown nor compared
+
+    def __init__(self, path: str, slug: str, category: tuple[str, ...] = (), name: str | None = None,
+                 title: str | None = None, summary: str | None = None, type: str | None = None,
+                 tags: list[str] | None = None, created: str | None = None, updated: str | None = None,
+                 scope: str | None = None, aliases: list[str] | None = None, confidence: str | None = None,
+                 budget: str | None = None, index_hook: str | None = None, index_section: str | None = None,
+                 entry_body: str | None = None, extra: dict[str, Any] | None = None, body: str = "",
+                 spans: Spans | None = None, body_line: int = 1, unclosed_head: str | None = None,
+                 frontmatter: Any = None, header: dict[str, str] | None = None, entry: Any = None,
+                 layout: Any = None) -> None:
+        self.path = path
+        self.slug = slug
+        self.category = category
+        self.name = name
+        self.title = title
+        self.summary = summary
+        self.type = type
+        self.tags = tags
+        self.created = created
+        self.updated = updated
+        self.scope = scope
+        self.aliases = aliases
+        self.confidence = confidence
+        self.budget = budget
+        self.index_hook = index_hook
+        self.index_section = index_section
+        self.entry_body = entry_body
+        self.extra = {} if extra is None else extra
+        self.body = body
+        self.spans = Spans() if spans is None else spans
+        self.body_line = body_line
+        self.unclosed_head = unclosed_head
+        self.frontmatter = frontmatter
+        self.header = {} if header is None else header
+        self.entry = entry
+        self.layout = layout
 
     def span(self, key: str = "") -> Span:
         """Where ``key`` was read, else the note's first line."""
@@ -253,8 +267,7 @@ class Note:
         return out
 
 
-@dataclass(slots=True)
-class Entry:
+class Entry(Record):
     """One index item: a pointer line, an mm ``## topic`` section, or a
     workspace projection line.
 
@@ -276,16 +289,22 @@ class Entry:
             without a pointer. Rules read this, never the file system.
     """
 
-    span: Span
-    pointer: str | None = None
-    target: str | None = None
-    title: str | None = None
-    hook: str | None = None
-    section: str | None = None
-    kind: str = "link"
-    pointer_span: Span | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    resolution: Any = None
+    __slots__ = _fields = ("span", "pointer", "target", "title", "hook", "section", "kind", "pointer_span", "data",
+                           "resolution")
+
+    def __init__(self, span: Span, pointer: str | None = None, target: str | None = None, title: str | None = None,
+                 hook: str | None = None, section: str | None = None, kind: str = "link",
+                 pointer_span: Span | None = None, data: dict[str, Any] | None = None, resolution: Any = None) -> None:
+        self.span = span
+        self.pointer = pointer
+        self.target = target
+        self.title = title
+        self.hook = hook
+        self.section = section
+        self.kind = kind
+        self.pointer_span = pointer_span
+        self.data = {} if data is None else data
+        self.resolution = resolution
 
     @property
     def credits(self) -> str | None:
@@ -295,8 +314,7 @@ class Entry:
         return r.note if r is not None and r.kind == "note" else None
 
 
-@dataclass
-class Index:
+class Index(Record):
     """The store's ``MEMORY.md``.
 
     Attributes:
@@ -315,18 +333,26 @@ class Index:
         layout: reader-specific record for byte-exact rewriting.
     """
 
-    path: str
-    text: str = ""
-    size_bytes: int = 0
-    line_count: int = 0
-    entries: list[Entry] = field(default_factory=list)
-    headings: list[tuple[int, int, str]] = field(default_factory=list)
-    header: dict[str, str] = field(default_factory=dict)
-    prose: list[tuple[int, str]] = field(default_factory=list)
-    loose: list[tuple[int, str]] = field(default_factory=list)
-    bom: bool = False
-    newline: str = "\n"
-    layout: Any = None
+    _fields = ("path", "text", "size_bytes", "line_count", "entries", "headings", "header", "prose", "loose", "bom",
+               "newline", "layout")
+
+    def __init__(self, path: str, text: str = "", size_bytes: int = 0, line_count: int = 0,
+                 entries: list[Entry] | None = None, headings: list[tuple[int, int, str]] | None = None,
+                 header: dict[str, str] | None = None, prose: list[tuple[int, str]] | None = None,
+                 loose: list[tuple[int, str]] | None = None, bom: bool = False, newline: str = "\n",
+                 layout: Any = None) -> None:
+        self.path = path
+        self.text = text
+        self.size_bytes = size_bytes
+        self.line_count = line_count
+        self.entries = [] if entries is None else entries
+        self.headings = [] if headings is None else headings
+        self.header = {} if header is None else header
+        self.prose = [] if prose is None else prose
+        self.loose = [] if loose is None else loose
+        self.bom = bom
+        self.newline = newline
+        self.layout = layout
 
     def lines(self) -> list[str]:
         """The index text split at every line ending (CRLF, LF, lone CR),
@@ -336,8 +362,7 @@ class Index:
         return split_lines(self.text)
 
 
-@dataclass(slots=True)
-class Problem:
+class Problem(Record):
     """Something a reader could not read as the dialect says.
 
     Readers never raise on bad input; they record a problem with a rule code
@@ -345,15 +370,18 @@ class Problem:
     reports it; ``span`` points at the offending text.
     """
 
-    code: str
-    message: str
-    span: Span
-    severity: str | None = None
-    hint: str | None = None
+    __slots__ = _fields = ("code", "message", "span", "severity", "hint")
+
+    def __init__(self, code: str, message: str, span: Span, severity: str | None = None,
+                 hint: str | None = None) -> None:
+        self.code = code
+        self.message = message
+        self.span = span
+        self.severity = severity
+        self.hint = hint
 
 
-@dataclass(slots=True)
-class FileRecord:
+class FileRecord(Record):
     """A file seen while walking the store.
 
     ``kind`` is ``"index"``, ``"note"``, ``"aux"`` (kept verbatim: ledgers,
@@ -361,11 +389,14 @@ class FileRecord:
     walked), ``"symlink-escape"`` or ``"unreadable"``.
     """
 
-    path: str
-    kind: str
-    size: int = 0
-    data: bytes | None = None
-    reason: str = ""
+    __slots__ = _fields = ("path", "kind", "size", "data", "reason")
+
+    def __init__(self, path: str, kind: str, size: int = 0, data: bytes | None = None, reason: str = "") -> None:
+        self.path = path
+        self.kind = kind
+        self.size = size
+        self.data = data
+        self.reason = reason
 
 
 @dataclass

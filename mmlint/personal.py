@@ -21,9 +21,10 @@ prefix letters.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator
+
+from mmlint._record import Frozen
 
 KINDS = ("email", "phone", "national-id")
 #: Domains reserved for documentation and tests (RFC 2606, RFC 6761): never personal.
@@ -52,16 +53,18 @@ _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(Frozen):
     """One finding: ``kind`` (one of :data:`KINDS`), ``label`` (what it is,
     e.g. ``"US social security number"``), ``offset`` (0-based, code points)
     and ``value`` (the matched text; show it only through :func:`mask`)."""
 
-    kind: str
-    label: str
-    offset: int
-    value: str
+    _fields = ("kind", "label", "offset", "value")
+
+    def __init__(self, kind: str, label: str, offset: int, value: str) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "offset", offset)
+        object.__setattr__(self, "value", value)
 
 
 def mask(value: str) -> str:

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
+from mmlint._record import Record
 from mmlint.discover import repo_root
 from mmlint.textutil import lazy_re
 
@@ -134,8 +134,7 @@ def git_common_dir(checkout: str) -> str | None:
     return os.path.realpath(gitdir)
 
 
-@dataclass
-class Project:
+class Project(Record):
     """A decoded Claude Code project folder.
 
     Attributes:
@@ -146,10 +145,13 @@ class Project:
             :func:`git_common_dir`), else ``None``.
     """
 
-    name: str
-    candidates: list[str]
-    guess: str
-    repository: str | None = None
+    _fields = ("name", "candidates", "guess", "repository")
+
+    def __init__(self, name: str, candidates: list[str], guess: str, repository: str | None = None) -> None:
+        self.name = name
+        self.candidates = candidates
+        self.guess = guess
+        self.repository = repository
 
     @property
     def path(self) -> str | None:

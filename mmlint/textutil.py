@@ -10,7 +10,8 @@ friends never count as line breaks.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from mmlint._record import Frozen
 
 class LazyPattern:
     """A regular expression compiled on first use: ``lazy_re(p).search(...)``
@@ -42,8 +43,7 @@ BOM = "\ufeff"
 BOM_BYTES = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True)
-class Decoded:
+class Decoded(Frozen):
     """A file's text and how it was encoded.
 
     Attributes:
@@ -56,11 +56,15 @@ class Decoded:
         nul: True when the text holds a NUL character.
     """
 
-    text: str
-    bom: bool
-    newline: str
-    bad_bytes: int
-    nul: bool
+    __slots__ = _fields = ("text", "bom", "newline", "bad_bytes", "nul")
+
+    def __init__(self, text: str, bom: bool, newline: str, bad_bytes: int, nul: bool) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "text", text)
+        setattr_(self, "bom", bom)
+        setattr_(self, "newline", newline)
+        setattr_(self, "bad_bytes", bad_bytes)
+        setattr_(self, "nul", nul)
 
 
 def decode(data: bytes) -> Decoded:

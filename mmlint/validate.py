@@ -21,22 +21,25 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
-from functools import lru_cache
 from datetime import date as _date
+from functools import lru_cache
 from typing import Any, Callable
 
+from mmlint._record import Frozen
 
-@dataclass(frozen=True)
-class SchemaError:
+
+class SchemaError(Frozen):
     """One violation: ``pointer`` (``/created``), ``key`` (first pointer
     segment, ``""`` for the whole document), ``keyword`` (``required``,
     ``enum``, ``pattern``, ``format``, ``type`` ...), human ``message``."""
 
-    pointer: str
-    key: str
-    keyword: str
-    message: str
+    _fields = ("pointer", "key", "keyword", "message")
+
+    def __init__(self, pointer: str, key: str, keyword: str, message: str) -> None:
+        object.__setattr__(self, "pointer", pointer)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "keyword", keyword)
+        object.__setattr__(self, "message", message)
 
 
 @lru_cache(maxsize=1)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import stat
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Iterator
 
+from mmlint._record import Record
 from mmlint.model import FileRecord
 
 #: Folders that belong to other tools; their files are never notes.
@@ -26,8 +26,7 @@ FOREIGN_DIRS = frozenset({".git", ".hg", ".svn", ".obsidian", ".trash", ".Trash"
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
-@dataclass
-class Walk:
+class Walk(Record):
     """The result of :func:`walk_store`.
 
     Attributes:
@@ -37,10 +36,14 @@ class Walk:
         errors: ``(relative path, message)`` for folders that could not be listed.
     """
 
-    root: str
-    files: dict[str, FileRecord] = field(default_factory=dict)
-    skipped_dirs: list[tuple[str, str]] = field(default_factory=list)
-    errors: list[tuple[str, str]] = field(default_factory=list)
+    _fields = ("root", "files", "skipped_dirs", "errors")
+
+    def __init__(self, root: str, files: dict[str, FileRecord] | None = None,
+                 skipped_dirs: list[tuple[str, str]] | None = None, errors: list[tuple[str, str]] | None = None) -> None:
+        self.root = root
+        self.files = {} if files is None else files
+        self.skipped_dirs = [] if skipped_dirs is None else skipped_dirs
+        self.errors = [] if errors is None else errors
 
 
 def inside(root: str, path: str) -> bool:

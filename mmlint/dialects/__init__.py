@@ -29,9 +29,10 @@ from __future__ import annotations
 import importlib
 import os
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
+
+from mmlint._record import Record
 
 BUILTIN: dict[str, str] = {
     "mm": "mmlint.dialects.mm",
@@ -62,18 +63,20 @@ class Unrepresentable(Exception):
         self.reason = reason
 
 
-@dataclass
-class Evidence:
+class Evidence(Record):
     """Why a folder looks like a dialect.
 
     ``score`` orders candidates (higher wins; >= 10 is conclusive);
     ``reasons`` are human sentences naming the files that showed it.
     """
 
-    dialect: str
-    profile: str | None
-    score: int
-    reasons: list[str] = field(default_factory=list)
+    _fields = ("dialect", "profile", "score", "reasons")
+
+    def __init__(self, dialect: str, profile: str | None, score: int, reasons: list[str] | None = None) -> None:
+        self.dialect = dialect
+        self.profile = profile
+        self.score = score
+        self.reasons = [] if reasons is None else reasons
 
 
 class PathClaims:

@@ -20,9 +20,9 @@ import bisect
 import os
 import posixpath
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
+from mmlint._record import Record
 from mmlint import carriers, markdown, resolve
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, is_store_file, open_store, read_head, read_markdown_index, store_names
 from mmlint.dialects import add_aux as _add_aux
@@ -283,14 +283,16 @@ def bare_pointer(line: str, profile: str | None) -> tuple[int, str] | None:
     return None
 
 
-@dataclass
-class IndexLayout:
+class IndexLayout(Record):
     """What the reader saw in an engramory index (for byte-exact rewriting)."""
 
-    bom: bool
-    text: str
-    read: dict[str, tuple[Any, Any, Any]] = field(default_factory=dict)
-    prose: list[tuple[int, str]] = field(default_factory=list)
+    _fields = ("bom", "text", "read", "prose")
+
+    def __init__(self, bom: bool, text: str, read: dict[str, tuple[Any, Any, Any]] | None = None, prose: list[tuple[int, str]] | None = None) -> None:
+        self.bom = bom
+        self.text = text
+        self.read = {} if read is None else read
+        self.prose = [] if prose is None else prose
 
 
 def read_index(path: str, data: bytes, profile: str | None = None) -> Index:

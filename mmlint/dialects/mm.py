@@ -17,9 +17,9 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import dataclass
 from typing import Any
 
+from mmlint._record import Record
 from mmlint import carriers, resolve
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, list_store_dir, open_store, read_head
 from mmlint.dialects import add_aux as _add_aux
@@ -139,28 +139,32 @@ def detect(root: str) -> Evidence | None:
 # ---------------------------------------------------------------- reading
 
 
-@dataclass
-class IndexLayout:
+class IndexLayout(Record):
     """What the reader saw in ``MEMORY.md`` (for byte-exact rewriting)."""
 
-    bom: bool
-    text: str
-    read: dict[str, Any]
-    prose: list[tuple[int, str]]
-    header: dict[str, str]
+    _fields = ("bom", "text", "read", "prose", "header")
+
+    def __init__(self, bom: bool, text: str, read: dict[str, Any], prose: list[tuple[int, str]], header: dict[str, str]) -> None:
+        self.bom = bom
+        self.text = text
+        self.read = read
+        self.prose = prose
+        self.header = header
 
 
-@dataclass
-class NoteLayout:
+class NoteLayout(Record):
     """A detail file's header lines and body as read."""
 
-    bom: bool
-    newline: str
-    header_raw: str
-    body: str
-    meta: dict[str, str]
-    title: str | None
-    data: bytes
+    _fields = ("bom", "newline", "header_raw", "body", "meta", "title", "data")
+
+    def __init__(self, bom: bool, newline: str, header_raw: str, body: str, meta: dict[str, str], title: str | None, data: bytes) -> None:
+        self.bom = bom
+        self.newline = newline
+        self.header_raw = header_raw
+        self.body = body
+        self.meta = meta
+        self.title = title
+        self.data = data
 
 
 def _strip_cr(line: str) -> str:

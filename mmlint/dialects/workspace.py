@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from typing import Any
 
+from mmlint._record import Record
 from mmlint import carriers, resolve
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head, read_markdown_index, store_names
 from mmlint.dialects import add_aux as _add_aux
@@ -128,13 +128,15 @@ def detect(root: str) -> Evidence | None:
 # ---------------------------------------------------------------- reading
 
 
-@dataclass
-class IndexLayout:
+class IndexLayout(Record):
     """The projection as read, with the note state it was compared against."""
 
-    bom: bool
-    text: str
-    read: dict[str, tuple]
+    _fields = ("bom", "text", "read")
+
+    def __init__(self, bom: bool, text: str, read: dict[str, tuple]) -> None:
+        self.bom = bom
+        self.text = text
+        self.read = read
 
 
 def read_index(path: str, data: bytes) -> Index:

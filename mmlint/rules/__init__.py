@@ -24,9 +24,9 @@ imported only when rules are needed (never for ``--version``).
 from __future__ import annotations
 
 import importlib
-import inspect
-from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
+
+from mmlint._record import Frozen, Record
 
 from mmlint.diagnostic import Diagnostic  # noqa: F401 - re-exported: rules build and return them
 from mmlint.gcpause import gc_paused
@@ -76,8 +76,7 @@ SEVERITY_PRINCIPLE = (
 FAMILIES = ("store", "index", "pointers", "naming", "frontmatter", "caps", "mm", "interop", "hygiene", "suppressions")
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(Frozen):
     """A registered rule.
 
     Attributes:
@@ -101,21 +100,23 @@ class Rule:
             its findings depend on (see :data:`NOTE` and :data:`FILE`).
     """
 
-    code: str
-    name: str
-    severity: str
-    dialects: frozenset[str] | None
-    profiles: frozenset[str] | None
-    family: str
-    func: Callable[["Context"], Iterable["Finding"]] | None
-    doc: str
-    fix: str = NO_FIX
-    severity_by: tuple[tuple[str, str], ...] = ()
-    scope: str = STORE
+    __slots__ = _fields = ("code", "name", "severity", "dialects", "profiles", "family", "func", "doc", "fix",
+                           "severity_by", "scope")
+
+    def __init__(self, code: str, name: str, severity: str, dialects: frozenset[str] | None,
+                 profiles: frozenset[str] | None, family: str, func: Callable[["Context"], Iterable["Finding"]] | None,
+                 doc: str, fix: str = NO_FIX, severity_by: tuple[tuple[str, str], ...] = (),
+                 scope: str = STORE) -> None:
+        for k, v in (("code", code), ("name", name), ("severity", severity), ("dialects", dialects),
+                     ("profiles", profiles), ("family", family), ("func", func), ("doc", doc), ("fix", fix),
+                     ("severity_by", severity_by), ("scope", scope)):
+            object.__setattr__(self, k, v)
 
     @property
     def summary(self) -> str:
         """The doc's first paragraph on one line: what the rule finds."""
+        import inspect
+
         first = inspect.cleandoc(self.doc).split("\n\n", 1)[0]
         return " ".join(first.split())
 
@@ -137,8 +138,7 @@ class Rule:
         return True
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(Frozen):
     """How to resolve a finding: whole-file replacements.
 
     Attributes:
@@ -148,12 +148,14 @@ class Fix:
             new content keeps every line of content the old one had.
     """
 
-    message: str
-    edits: dict[str, bytes]
+    __slots__ = _fields = ("message", "edits")
+
+    def __init__(self, message: str, edits: dict[str, bytes]) -> None:
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "edits", edits)
 
 
-@dataclass
-class Finding:
+class Finding(Record):
     """What a rule yields: where, what, and optionally how to fix it.
 
     ``anchor`` names the finding for baselines when the text of its line
@@ -161,15 +163,18 @@ class Finding:
     ``None`` means the line's text identifies it.
     """
 
-    span: Span
-    message: str
-    hint: str | None = None
-    fix: Fix | None = None
-    anchor: str | None = None
+    _fields = ("span", "message", "hint", "fix", "anchor")
+
+    def __init__(self, span: Span, message: str, hint: str | None = None, fix: Fix | None = None,
+                 anchor: str | None = None) -> None:
+        self.span = span
+        self.message = message
+        self.hint = hint
+        self.fix = fix
+        self.anchor = anchor
 
 
-@dataclass
-class Context:
+class Context(Record):
     """What a rule sees: the store, its dialect module and the options.
 
     Attributes:
@@ -179,10 +184,13 @@ class Context:
         cache: per-run memo shared by rules (e.g. parsed bodies).
     """
 
-    store: Store
-    dialect: Any
-    options: "Options"
-    cache: dict[str, Any] = field(default_factory=dict)
+    _fields = ("store", "dialect", "options", "cache")
+
+    def __init__(self, store: Store, dialect: Any, options: "Options", cache: dict[str, Any] | None = None) -> None:
+        self.store = store
+        self.dialect = dialect
+        self.options = options
+        self.cache = {} if cache is None else cache
 
     @property
     def profile(self) -> str | None:
@@ -267,6 +275,8 @@ def reader_rule(code: str, name: str, severity: str, doc: str, dialects: Iterabl
                 profiles: Iterable[str] | None = None, severity_by: dict[str, str] | None = None) -> None:
     """Register a rule with no check function: its findings come from a
     reader :class:`Problem` or from the engine itself (suppressions)."""
+    import inspect  # here, not at import: a plain check may not need it otherwise
+
     _register(code, name, severity, dialects, profiles, None, inspect.cleandoc(doc), _caller_module(), NO_FIX, severity_by)
 
 

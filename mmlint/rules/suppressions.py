@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import heapq
 import re
-from dataclasses import dataclass, field
+
+from mmlint._record import Record
 from mmlint.model import Span
 from mmlint.rules import WARNING, Context, Diagnostic, lookup, reader_rule, runs_on, stamp
 from mmlint.textutil import echo
@@ -70,8 +71,7 @@ reader_rule("Q103", "malformed-suppression", WARNING, """
     """)
 
 
-@dataclass
-class Directive:
+class Directive(Record):
     """One ``mmlint-`` comment.
 
     Attributes:
@@ -85,28 +85,36 @@ class Directive:
             prefix) -> the codes it stands for; Q101 judges each name.
     """
 
-    path: str
-    line: int
-    end_line: int
-    column: int
-    kind: str
-    codes: frozenset[str] | None
-    unknown: list[str] = field(default_factory=list)
-    used: set[str] = field(default_factory=set)
-    closed_something: bool = False
-    groups: dict[str, frozenset[str]] = field(default_factory=dict)
+    _fields = ("path", "line", "end_line", "column", "kind", "codes", "unknown", "used", "closed_something", "groups")
+
+    def __init__(self, path: str, line: int, end_line: int, column: int, kind: str, codes: frozenset[str] | None,
+                 unknown: list[str] | None = None, used: set[str] | None = None, closed_something: bool = False,
+                 groups: dict[str, frozenset[str]] | None = None) -> None:
+        self.path = path
+        self.line = line
+        self.end_line = end_line
+        self.column = column
+        self.kind = kind
+        self.codes = codes
+        self.unknown = [] if unknown is None else unknown
+        self.used = set() if used is None else used
+        self.closed_something = closed_something
+        self.groups = {} if groups is None else groups
 
 
-@dataclass
-class Region:
+class Region(Record):
     """Lines ``start..end`` (inclusive) where ``codes`` (``None``: all but
     ``excluded``) are hidden on behalf of ``directive``."""
 
-    directive: Directive
-    codes: frozenset[str] | None
-    excluded: frozenset[str]
-    start: int
-    end: int
+    _fields = ("directive", "codes", "excluded", "start", "end")
+
+    def __init__(self, directive: Directive, codes: frozenset[str] | None, excluded: frozenset[str], start: int,
+                 end: int) -> None:
+        self.directive = directive
+        self.codes = codes
+        self.excluded = excluded
+        self.start = start
+        self.end = end
 
     def hides(self, code: str) -> bool:
         return code in self.codes if self.codes is not None else code not in self.excluded
