@@ -290,19 +290,24 @@ def _checked(paths, dialect, profile, options, cwd, config, isolated, cache, mis
         conf = config_mod.for_store(found.path, config, isolated, loaded)
         d, p = conf.store_choice(dialect, profile)
         name, prof, ev = choose(found.path, d, p)
-        res = _read(found, d, name, prof, ev)
-        res.options = conf.options(options)
-        res.config = conf.path
         if pr is None:
+            res = _read(found, d, name, prof, ev)
+            res.options = conf.options(options)
+            res.config = conf.path
             res.diagnostics = lint(res.store, res.options)
         else:
             # note and file rules run on changed notes and files only; the others' findings come from the entry
+            from mmlint import outside
             from mmlint.rules import Partial
 
-            shas = cache_mod.file_hashes(res.store)
-            note_ctx = cache_mod.note_context(res, shas)
-            partial = Partial(*cache_mod.reusable(pr, res, shas, note_ctx))
-            res.diagnostics = lint(res.store, res.options, partial)
-            pr.record(res, config, isolated, shas, partial, note_ctx, conf.extended)
+            with outside.noting() as looked:  # what reading and rules ask beyond the store's tree
+                res = _read(found, d, name, prof, ev)
+                res.options = conf.options(options)
+                res.config = conf.path
+                shas = cache_mod.file_hashes(res.store)
+                note_ctx = cache_mod.note_context(res, shas)
+                partial = Partial(*cache_mod.reusable(pr, res, shas, note_ctx))
+                res.diagnostics = lint(res.store, res.options, partial)
+            pr.record(res, config, isolated, shas, partial, note_ctx, conf.extended, outside.dump(looked))
         out.append(res)
     return out

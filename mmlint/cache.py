@@ -34,6 +34,14 @@ configuration, reading and linting are all skipped and the recorded
 diagnostics are the result. Anything else is a miss: the store is
 configured, detected, read and linted in full, and the entry rewritten.
 
+**Beyond the tree.** H102 (stale-path) asks whether cited paths exist in
+the project around the store, and the pointer resolver asks about targets
+in folders the walk does not enter; those questions go through
+:mod:`mmlint.outside`, which the recording check notes (``looked``), and a
+hit needs every one of them to get the same answer again (a few ``lstat``
+calls; a store whose notes cite no project path and point into no such
+folder records only where its project root is).
+
 **Racy timestamps** (git's "racy git" problem): a file changed within the
 timestamp granularity of the moment the check looked at it can keep its
 size and ``mtime``. Every ``stat`` is taken before the file is read, and a
@@ -375,6 +383,11 @@ class Probe:
                 return None
             item[1] = row
             stale.append(path)
+        if e["looked"]:
+            from mmlint import outside
+
+            if not outside.holds(e["looked"]):
+                return None  # the project around the store, or a folder the walk skips, changed
         if stale:
             e["scan_ns"] = self.scan_ns
             e["racy"] = sorted(racy)
@@ -389,7 +402,8 @@ class Probe:
             self._dirty = False
 
     def record(self, res: Any, config: str | None, isolated: bool, shas: dict[str, str] | None = None,
-               partial: Any = None, note_ctx: str | None = None, extended: list[str] | None = None) -> None:
+               partial: Any = None, note_ctx: str | None = None, extended: list[str] | None = None,
+               looked: list | None = None) -> None:
         """Record the full check ``res`` (a :class:`mmlint.results.StoreResult`
         with its model and diagnostics) of this store; ``config`` and
         ``isolated`` are the command line's. ``shas`` are the hashes of the
@@ -399,7 +413,10 @@ class Probe:
         with) and its ``note_ctx`` (:func:`note_context`), the note rules'
         findings are kept per note for :func:`reusable`. ``extended``: the
         files the configuration extends (:attr:`mmlint.config.Config.extended`,
-        from the parsed TOML), recorded with the candidates. Errors ignored."""
+        from the parsed TOML), recorded with the candidates. ``looked``: the
+        questions the check asked beyond the store's tree
+        (:func:`mmlint.outside.dump`), asked again by :meth:`fresh`. Errors
+        ignored."""
         from mmlint import dialects
 
         store = res.store
@@ -437,6 +454,7 @@ class Probe:
                  "trusted": res.dialect in dialects.BUILTIN,
                  "files": files, "racy": sorted(self.racy), "folders": self.folders, "errors": self.errors,
                  "config_files": cfiles, "unwalked": unwalked, "walked_extra": walked_extra,
+                 "looked": looked or [],
                  "dialect": res.dialect, "profile": res.profile, "config": res.config, "warnings": list(res.warnings),
                  "evidence": [ev.dialect, ev.profile, ev.score, list(ev.reasons)] if ev is not None else None,
                  "diagnostics": [_dump(d) for d in res.diagnostics],
@@ -633,7 +651,7 @@ def _load(text: str, part: str = "") -> dict[str, Any] | None:
             return data
         for key, kind in (("files", dict), ("folders", dict), ("errors", list), ("config_files", list),
                           ("diagnostics", list), ("notes", list), ("warnings", list), ("scan_ns", int), ("racy", list),
-                          ("unwalked", list), ("walked_extra", dict)):
+                          ("unwalked", list), ("walked_extra", dict), ("looked", list)):
             if not isinstance(data.get(key), kind):
                 return None
         return data

@@ -27,6 +27,9 @@ from itertools import accumulate
 from typing import Any, Iterable
 from urllib.parse import unquote
 
+from mmlint import outside
+from mmlint.cache import UNWALKED as _UNWALKED
+
 #: Resolution kinds of a local path.
 NOTE = "note"  #: a note of the store (``Resolution.note`` is its path)
 FOLDER = "folder"  #: a folder (the root included)
@@ -159,8 +162,11 @@ class Resolver:
         from mmlint.walk import inside, rel_posix
 
         full = os.path.join(self.root, *norm.split("/"))
+        # Below a folder the walk does not enter, the answers are not in the
+        # tree the result cache records: ask through mmlint.outside (noted).
+        fs: Any = outside if _UNWALKED.intersection(norm.split("/")) else os.path
         try:
-            real = os.path.realpath(full)
+            real = fs.realpath(full)
         except (OSError, ValueError):
             return Resolution(NOT_OPENABLE, norm, reason="the path cannot be resolved")
         if not inside(self.root, real):
@@ -168,14 +174,16 @@ class Resolver:
         rel = rel_posix(self.root, real)
         if rel != norm and rel in self.files:
             return self._record(norm, rel, self.files[rel], dir_form)
-        if os.path.isdir(real):
+        if fs is os.path and _UNWALKED.intersection(rel.split("/")):
+            fs = outside
+        if fs.isdir(real):
             return Resolution(FOLDER, norm)
-        if os.path.isfile(real):
+        if fs.isfile(real):
             if dir_form:
                 return Resolution(NOT_OPENABLE, norm, reason="a file named as a folder")
             return Resolution(FILE, norm, reason="in a folder mmlint does not read (another tool's, or a symlinked one)",
                               file_kind="unwalked")
-        if os.path.lexists(full):
+        if fs.lexists(full):
             return Resolution(NOT_OPENABLE, norm, reason="a symlink that leads nowhere")
         return Resolution(MISSING, norm)
 

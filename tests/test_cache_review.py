@@ -5,12 +5,13 @@ run in process, with a cached check held to an uncached one."""
 from __future__ import annotations
 
 import datetime
+import json
 import os
 from pathlib import Path
 
 from conftest import make_store
 from mmlint import api, cache
-from test_cache import _dump, _later, cache_dir  # noqa: F401  (cache_dir is a fixture)
+from test_cache import _dump, _entry, _later, cache_dir  # noqa: F401  (cache_dir is a fixture)
 
 
 def _same(root: Path, **kw) -> api.CheckResult:
@@ -101,3 +102,72 @@ def test_d5_an_extended_configuration_is_recorded_whatever_the_key_spelling(tmp_
     assert not warm.stores[0].cached
     assert code in {d.code for d in warm.stores[0].diagnostics}
     assert _same(root, profile="upstream").stores[0].cached
+
+
+_RETRY = ("---\nname: retry\ndescription: where the retry logic is\ntype: project\n---\n\n"
+          "The retry logic is in `src/net/retry.py`.\n\n**Why:** x\n**How to apply:** y\n")
+
+
+def _h102(result: api.CheckResult) -> int:
+    return sum(d.code == "H102" for d in result.stores[0].diagnostics)
+
+
+def test_d1_stale_path_follows_the_project_around_the_store(tmp_path, cache_dir, monkeypatch):
+    """D1: the cited file appearing in, then vanishing from, the project is
+    seen by the next cached check (in both directions), and a project root
+    appearing above a store is too."""
+    project = tmp_path / "p"
+    (project / ".git").mkdir(parents=True)
+    root = make_store(project / "mem", {
+        "MEMORY.md": "# Memory Index\n\n- [Retry](project_retry.md) — where the retry logic is\n",
+        "project_retry.md": _RETRY})
+    _later(monkeypatch)
+    assert _h102(api.check([str(root)], cache=True)) == 1
+    assert _same(root).stores[0].cached
+    (project / "src" / "net").mkdir(parents=True)
+    (project / "src" / "net" / "retry.py").write_text("")
+    assert _h102(_same(root)) == 0
+    assert _same(root).stores[0].cached
+    (project / "src" / "net" / "retry.py").unlink()
+    assert _h102(_same(root)) == 1
+    (project / ".git").rmdir()  # no project: H102 checks nothing
+    assert _h102(_same(root)) == 0
+    (project / ".git").mkdir()
+    assert _h102(_same(root)) == 1
+
+
+def test_d1_a_store_citing_nothing_is_still_answered_from_stat(tmp_path, cache_dir, monkeypatch):
+    """The project questions of a store without citations are where its
+    project root is: a hit still reads no file."""
+    from test_cache import _reads, _store
+
+    (tmp_path / "p" / ".git").mkdir(parents=True)
+    root = _store(tmp_path / "p" / "s")
+    _later(monkeypatch)
+    api.check([str(root)], profile="upstream", cache=True)
+    seen = _reads(monkeypatch, root)
+    assert api.cached([str(root)], profile="upstream") is not None
+    assert seen == []
+    entry = json.loads(_entry(cache_dir).read_text())
+    assert [row[0] for row in entry["looked"]] == ["repo"]
+
+
+def test_d2_a_pointer_into_another_tools_folder_follows_that_folder(tmp_path, cache_dir, monkeypatch):
+    """D2: creating, then deleting, the target of a pointer into
+    ``.obsidian/`` (a folder the walk does not enter) changes the verdict of
+    the next cached check (P101 dangling <-> P108 not a note)."""
+    root = make_store(tmp_path / "s", {
+        "MEMORY.md": "# Memory Index\n\n- [A](reference_a.md) — a fact\n- [B](.obsidian/sub/b.md) — b fact\n",
+        "reference_a.md": "---\nname: a\ndescription: a fact\ntype: reference\n---\n\nA fact.\n"})
+    (root / ".obsidian" / "sub").mkdir(parents=True)
+    _later(monkeypatch)
+    codes = lambda r: sorted(d.code for d in r.stores[0].diagnostics)  # noqa: E731
+    first = api.check([str(root)], cache=True)
+    assert "P101" in codes(first)
+    assert _same(root).stores[0].cached
+    (root / ".obsidian" / "sub" / "b.md").write_text("b\n")
+    warm = _same(root)
+    assert "P101" not in codes(warm) and "P108" in codes(warm)
+    assert _same(root).stores[0].cached
+    (root / ".obsidian" / "sub" / "b.md").unlink()
+    assert "P101" in codes(_same(root))

@@ -18,7 +18,7 @@ import os
 import re
 from typing import Any, Iterator
 
-from mmlint import personal, similarity
+from mmlint import outside, personal, similarity
 from mmlint.model import Note, Span
 from mmlint.rules import INFO, SAFE, WARNING, Context, Finding, Fix, body_line_offset, rule
 from mmlint.textutil import decode, echo
@@ -127,14 +127,12 @@ def _looks_like_repo_path(path: str, how: str, project: str) -> bool:
         return False  # a bare name may live anywhere in the project
     ext = _EXT_RE.search(segs[-1])
     has_ext = ext is not None and ext.group()[1:].lower() in FILE_EXTENSIONS
-    return has_ext or os.path.isdir(os.path.join(project, segs[0]))
+    return has_ext or outside.isdir(os.path.join(project, segs[0]))
 
 
 def _project(ctx: Context) -> str | None:
     if "hygiene:project" not in ctx.cache:
-        from mmlint.projects import project_root
-
-        ctx.cache["hygiene:project"] = project_root(ctx.store.root)
+        ctx.cache["hygiene:project"] = outside.project_root(ctx.store.root)
     return ctx.cache["hygiene:project"]
 
 
@@ -169,7 +167,7 @@ def stale_path(ctx: Context):
             places = [os.path.join(project, *rel.rstrip("/").split("/"))]
             if how == "link":
                 places.append(os.path.normpath(os.path.join(folder, *path.rstrip("/").split("/"))))
-            if any(os.path.lexists(p) for p in places):
+            if any(outside.lexists(p) for p in places):  # noted for the result cache
                 continue
             yield Finding(Span(n.path, line, col), f"cites {echo(path)}, which does not exist in the project "
                           f"({echo(project, 60)})", hint="update the path or remove the stale statement", anchor=path)
