@@ -110,6 +110,24 @@ _TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
         "# For information about cache directory tags see https://bford.info/cachedir/\n")
 
 
+def is_own_cache(folder: str) -> bool:
+    """Whether ``folder`` is a cache folder mmlint made: it holds the
+    ``CACHEDIR.TAG`` mmlint writes (:func:`_write`). A store walk skips such
+    a folder (a cache put inside a store is not store content). One
+    ``open`` of a small file; never raises."""
+    try:
+        fd = os.open(os.path.join(folder, "CACHEDIR.TAG"),
+                     os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, len(_TAG) + 1) == _TAG.encode("ascii")
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
 def cache_dir() -> str:
     """The cache folder (see the module docs); it may not exist yet."""
     env = os.environ.get("MMLINT_CACHE_DIR")
@@ -213,7 +231,8 @@ def stat_tree(root: str, racy_after: int) -> tuple[dict[str, str], dict[str, str
     (never followed). ``errors``: ``[path, message]`` of folders that could
     not be listed (``"."`` for the root). ``racy``: the files whose
     ``mtime`` or ``ctime`` (or their target's) is not older than
-    ``racy_after`` (ns). Never raises.
+    ``racy_after`` (ns). A cache folder of mmlint (:func:`is_own_cache`)
+    is left out, as the walk leaves it out. Never raises.
     """
     files: dict[str, str] = {}
     folders: dict[str, str] = {}
@@ -237,6 +256,8 @@ def stat_tree(root: str, racy_after: int) -> tuple[dict[str, str], dict[str, str
                     continue
                 mode = st.st_mode
                 if stat.S_ISDIR(mode):
+                    if is_own_cache(e.path):
+                        continue  # mmlint's own cache inside the store: not store content (the walk skips it too)
                     folders[rel] = f"{mode}:{st.st_ino}:{st.st_dev}"
                     if e.name not in UNWALKED:
                         stack.append((rel, e.path))

@@ -3,7 +3,8 @@
 Every file below the root is listed once, in sorted order. Symlinks are
 resolved before anything is read: a link whose target lies outside the root is
 recorded as ``"symlink-escape"`` and never opened. Folders of other tools
-(:data:`FOREIGN_DIRS`) are recorded but not walked. Nothing here raises on a
+(:data:`FOREIGN_DIRS`) are recorded but not walked; a result cache folder of
+mmlint (:func:`mmlint.cache.is_own_cache`) is left out altogether. Nothing here raises on a
 bad file: unreadable entries become records with ``kind="unreadable"``.
 """
 
@@ -283,6 +284,8 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
     Returns:
         A :class:`Walk`. Never raises for problems inside the store.
     """
+    from mmlint.cache import is_own_cache
+
     real_root = os.path.realpath(root)
     w = Walk(real_root)
     ov = _OVERLAYS.get(real_root)
@@ -313,6 +316,8 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
             if d in FOREIGN_DIRS:
                 w.skipped_dirs.append((rel, "another tool's folder"))
                 continue
+            if is_own_cache(full):
+                continue  # mmlint's result cache put inside the store: not store content
             keep.append(d)
         dirnames[:] = keep
         top = rel_dir.split("/", 1)[0].lower() if rel_dir != "." else ""

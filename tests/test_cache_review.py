@@ -171,3 +171,27 @@ def test_d2_a_pointer_into_another_tools_folder_follows_that_folder(tmp_path, ca
     assert _same(root).stores[0].cached
     (root / ".obsidian" / "sub" / "b.md").unlink()
     assert "P101" in codes(_same(root))
+
+
+def test_n1_a_cache_folder_inside_the_store_is_not_store_content(tmp_path, monkeypatch):
+    """N1: with the cache inside the store, its files are not linted (no
+    N109) and the next check is a hit; a folder merely named like a cache
+    (no mmlint CACHEDIR.TAG) is still walked."""
+    from test_cache import _store
+
+    root = _store(tmp_path / "s")
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(root / ".mmlint-cache"))
+    (root / "cachelike").mkdir()
+    (root / "cachelike" / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n")
+    (root / "cachelike" / "x.json").write_text("{}")
+    _later(monkeypatch)
+    plain = api.check([str(root)], profile="upstream")
+    api.check([str(root)], profile="upstream", cache=True)
+    assert (root / ".mmlint-cache" / "CACHEDIR.TAG").is_file()
+    warm = _same(root, profile="upstream")
+    assert warm.stores[0].cached
+    assert _dump(warm) == _dump(plain)
+    assert warm.counts()["files"] == plain.counts()["files"]
+    cold = api.check([str(root)], profile="upstream")
+    assert not any(d.span.path.startswith(".mmlint-cache/") for d in cold.stores[0].diagnostics)
+    assert any(d.span.path.startswith("cachelike/") for d in cold.stores[0].diagnostics)
