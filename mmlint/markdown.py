@@ -270,6 +270,11 @@ def _inert_underscore(line: str, i: int) -> bool:
 _MARKUP_RE = re.compile("[`<\\\\&*\x00-\x1f!_]")
 _DEST_BAD_RE = re.compile("[ <>()\\\\\"'`&*\x00-\x1f]")
 _INLINE_STOP_RE = re.compile("[`<\\\\&*\x00-\x1f_!\\[\\]]")
+#: ``<name>``: a complete HTML open tag without attributes (CommonMark 6.6),
+#: never an autolink (that needs ``:`` or ``@``): markdown-it makes it one
+#: ``html_inline`` token, holding no link. Possessive: no backtracking.
+#: ``<a>`` is left to markdown-it (it counts link levels).
+_TAG_RE = re.compile("<[A-Za-z][A-Za-z0-9-]*+>")
 
 
 def _plain_chars(line: str, a: int, b: int) -> bool:
@@ -304,33 +309,12 @@ def _code_span_end(line: str, i: int) -> int:
     return close + 1
 
 
-def _simple_tag_end(line: str, i: int) -> int:
-    """The end (exclusive) of ``<name>`` at ``line[i]`` when ``name`` is an
-    ASCII letter followed by ASCII letters, digits and ``-`` and is not
-    ``a``; else -1.
-
-    Such text is a complete HTML open tag without attributes (CommonMark
-    6.6), never an autolink (which needs a ``:`` or an ``@``), so markdown-it
-    makes it one ``html_inline`` token: nothing in it is a link and it holds
-    no bracket. ``<a>`` is left to markdown-it (it counts link levels)."""
-    j = i + 1
-    n = len(line)
-    if j >= n or not ("a" <= line[j] <= "z" or "A" <= line[j] <= "Z"):
-        return -1
-    j += 1
-    while j < n and (line[j].isascii() and (line[j].isalnum() or line[j] == "-")):
-        j += 1
-    if j >= n or line[j] != ">" or line[i + 1 : j] in ("a", "A"):
-        return -1
-    return j + 1
-
-
 def _plain_inline(line: str, start: int, lineno: int, out: list[Link], no_refs: bool = False) -> bool:
     """Scan ``line[start:]`` as plain inline text holding only
     ``[text](dest)`` links and ``[[wikilinks]]``; append them to ``out``.
     False when anything else appears (then markdown-it decides).
 
-    ``<name>`` is read as HTML (see :func:`_simple_tag_end`). With
+    ``<name>`` is read as HTML (see :data:`_TAG_RE`). With
     ``no_refs`` (the text holds no ``]:``, so no reference definition:
     markdown-it's link and image rules then fail on every ``[label]`` not
     followed by ``(``), two more forms are read: ``![alt](dest)`` (an image,
@@ -341,47 +325,19 @@ def _plain_inline(line: str, start: int, lineno: int, out: list[Link], no_refs: 
     after the previous link), so both report the same column."""
     i, n = start, len(line)
     image_before = False
-    last_end = 0
+    last_end = 0  # where links() would search for the next link's "](dest" (see _locate)
+    search = _INLINE_STOP_RE.search
     while i < n:
-        m = _INLINE_STOP_RE.search(line, i)
+        m = search(line, i)
         if m is None:
             return True  # the rest is text
         i = m.start()
         ch = line[i]
-        if ch == "`":
-            end = _code_span_end(line, i)
-            if end < 0:
-                return False
-            i = end
-            continue
-        if ch == "<":
-            end = _simple_tag_end(line, i)
-            if end < 0:
-                return False
-            i = end
-            continue
-        if ch in _NOT_PLAIN or (ch < " " and ch != "\t"):
-            return False
-        if ch == "_" and not _inert_underscore(line, i):
-            return False
-        if ch == "!" and i + 1 < n and line[i + 1] == "[":
-            if not no_refs or line.startswith("[[", i + 1):
-                return False
-            end = _unlinked_label_end(line, i + 1)
-            if end < 0:
-                image = _plain_link_end(line, i + 1)
-                if image is None:
-                    return False
-                end = image[0]
-                image_before = True
-            i = end
-            continue
-        if ch == "]":
-            return False
-        if ch == "[":
-            if line.startswith("[[", i):
-                close = line.find("]]", i + 2)
-                if close < 0:
+        if ch == "[" or (ch == "!" and line.startswith("[", i + 1)):
+            j = i if ch == "[" else i + 1  # the label's "["
+            if line.startswith("[[", j):
+                close = line.find("]]", j + 2)
+                if j > i or close < 0:
                     return False
                 inner = line[i + 2 : close]
                 if not inner or "[" in inner or not _plain_chars(line, i + 2, close):
@@ -391,59 +347,53 @@ def _plain_inline(line: str, start: int, lineno: int, out: list[Link], no_refs: 
                 out.append(Link(lineno, i + 1, inner, inner, "wikilink", close + 3))
                 i = last_end = close + 2
                 continue
-            if no_refs:
-                end = _unlinked_label_end(line, i)
-                if end >= 0:
-                    i = end
-                    continue
-            found = _plain_link_end(line, i)
-            if found is None:
+            if j > i and not no_refs:
                 return False
-            end, close = found
-            dest = line[close + 2 : end - 1]
-            if image_before:  # links() finds the column by searching for "](dest": an image's may come first
-                col, last_end = _locate(line, dest, last_end)
-            else:
-                col, last_end = close + 2, end
-            out.append(Link(lineno, col + 1, dest, line[i + 1 : close], "link", last_end + 1))
+            close = line.find("]", j + 1)
+            if close < 0 or line.find("[", j + 1, close) >= 0:
+                return False
+            bad = _MARKUP_RE.search(line, j + 1, close)
+            if bad is not None and not _plain_chars(line, bad.start(), close):
+                return False
+            if close + 1 < n and line[close + 1] == "(":
+                end = line.find(")", close + 2)  # a plain destination holds no parenthesis
+                if end <= close + 2 or _DEST_BAD_RE.search(line, close + 2, end):
+                    return False
+                if close > j + 1 and (line[j + 1].isspace() or line[close - 1].isspace()):
+                    return False  # edge whitespace in the text: left to markdown-it
+                if j > i:
+                    image_before = True  # an image: no link for links()
+                else:
+                    dest = line[close + 2 : end]
+                    if image_before:  # links() searches for "](dest": an image's may come first
+                        col, last_end = _locate(line, dest, last_end)
+                    else:
+                        col, last_end = close + 2, end + 1
+                    out.append(Link(lineno, col + 1, dest, line[j + 1 : close], "link", last_end + 1))
+                i = end + 1
+                continue
+            if not no_refs:
+                return False
+            i = close + 1  # "[label]" or "![label]" with no "(" after it and no definition: text
+            continue
+        if ch == "`":
+            end = _code_span_end(line, i)
+            if end < 0:
+                return False
             i = end
             continue
+        if ch == "<":
+            tag = _TAG_RE.match(line, i)
+            if tag is None or tag.end() - i == 3 and line[i + 1] in "aA":
+                return False
+            i = tag.end()
+            continue
+        if ch in _NOT_PLAIN or (ch < " " and ch != "\t") or ch == "]":
+            return False
+        if ch == "_" and not _inert_underscore(line, i):
+            return False
         i += 1
     return True
-
-
-def _plain_link_end(line: str, i: int) -> tuple[int, int] | None:
-    """``(end, close)`` of ``[text](dest)`` at ``line[i]`` (``end`` just past
-    the ``)``, ``close`` the index of the ``]``) when the text holds plain
-    characters only, no ``[`` and no edge whitespace, and the destination is
-    plain (no space, angle bracket, parenthesis, quote, escape, entity or
-    control character: so no title either); else None."""
-    close = line.find("]", i + 1)
-    if close < 0 or close + 1 >= len(line) or line[close + 1] != "(":
-        return None
-    text = line[i + 1 : close]
-    if "[" in text or text != text.strip() or not _plain_chars(line, i + 1, close):
-        return None
-    end = line.find(")", close + 2)
-    if end < 0:
-        return None
-    dest = line[close + 2 : end]
-    if not dest or _DEST_BAD_RE.search(dest):
-        return None
-    return end + 1, close
-
-
-def _unlinked_label_end(line: str, i: int) -> int:
-    """Just past the ``]`` of ``[label]`` at ``line[i]`` when the label holds
-    plain characters only (no bracket) and the next character is not ``(``;
-    else -1. Without reference definitions markdown-it reads such a label
-    as text (its link rule needs ``(`` or a definition)."""
-    close = line.find("]", i + 1)
-    if close < 0 or (close + 1 < len(line) and line[close + 1] == "("):
-        return -1
-    if "[" in line[i + 1 : close] or not _plain_chars(line, i + 1, close):
-        return -1
-    return close + 1
 
 
 def _code_start(line: str, i: int) -> bool:
