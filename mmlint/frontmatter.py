@@ -25,7 +25,7 @@ import sys
 from typing import Any
 
 from mmlint._record import Record
-from mmlint.textutil import echo, split_lines
+from mmlint.textutil import echo, lazy_re, split_lines
 
 #: Values that the restricted grammar writes plainly only when they avoid these.
 _PLAIN_START = set("-?:,[]{}#&*!|>'\"%@`")
@@ -563,8 +563,8 @@ def _yaml_printable(ch: str) -> bool:
             or o >= 0x10000 or 0xDC80 <= o <= 0xDCFF)  # the last: bytes that are not UTF-8, written back as they were
 
 
-_NUMERIC = __import__("re").compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?$|^[-+]?0[xob][0-9a-fA-F_]+$"
-                                    r"|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$")
+_NUMERIC = lazy_re(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)?$|^[-+]?0[xob][0-9a-fA-F_]+$"
+                    r"|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$")
 
 
 def _looks_numeric(value: str) -> bool:

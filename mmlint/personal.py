@@ -25,18 +25,19 @@ from functools import lru_cache
 from typing import Iterator
 
 from mmlint._record import Frozen
+from mmlint.textutil import lazy_re
 
 KINDS = ("email", "phone", "national-id")
 #: Domains reserved for documentation and tests (RFC 2606, RFC 6761): never personal.
 RESERVED_DOMAINS = ("example.com", "example.org", "example.net", "localhost")
 RESERVED_TLDS = ("example", "test", "invalid", "localhost")
 
-_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}")
+_EMAIL_RE = lazy_re(r"[A-Za-z0-9._%+-]{1,64}@(?:[A-Za-z0-9-]{1,63}\.){1,8}[A-Za-z]{2,24}")
 # A run of digits, spaces, hyphens and parentheses; one bounded repetition
 # keeps it linear. The groups are checked in Python (:func:`_phones`).
-_PHONE_RE = re.compile(r"(\+?\(?\d[\d ()-]{7,22}\d)(?![\w/]|[.-]\d)")
+_PHONE_RE = lazy_re(r"(\+?\(?\d[\d ()-]{7,22}\d)(?![\w/]|[.-]\d)")
 #: Every digit-based kind needs three digits in a row: one cheap scan decides whether to look.
-_DIGITS_RE = re.compile(r"\d\d\d")
+_DIGITS_RE = lazy_re(r"\d\d\d")
 # A run of digits, spaces, parentheses and hyphens from its first digit, of 6
 # characters or more (one greedy class, nothing after it: a failed start costs
 # at most 6 steps, a match ends its run). Every digit-based match lies in one.
@@ -45,11 +46,11 @@ _NOT_NINO_RE = re.compile(r"[()-]")
 # Patterns start with their first character class (no leading lookbehind, which
 # Python would evaluate at every position); the character before a match is
 # checked in Python (:func:`_free_before`).
-_SSN_RE = re.compile(r"(\d{3})-(\d{2})-(\d{4})(?![\w-])")
-_RRN_RE = re.compile(r"(\d{2})(\d{2})(\d{2})-([1-8])\d{6}(?![\w-])")
-_CNID_RE = re.compile(r"(\d{17}[\dXx])(?!\w)")
-_NINO_RE = re.compile(r"([A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?!\w)")
-_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_SSN_RE = lazy_re(r"(\d{3})-(\d{2})-(\d{4})(?![\w-])")
+_RRN_RE = lazy_re(r"(\d{2})(\d{2})(\d{2})-([1-8])\d{6}(?![\w-])")
+_CNID_RE = lazy_re(r"(\d{17}[\dXx])(?!\w)")
+_NINO_RE = lazy_re(r"([A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]) ?\d{2} ?\d{2} ?\d{2} ?[A-D](?!\w)")
+_DATE_RE = lazy_re(r"\d{4}-\d{2}-\d{2}")
 _CN_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
 
 

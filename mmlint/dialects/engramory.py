@@ -28,7 +28,7 @@ from mmlint.dialects import Evidence, PathClaims, Unrepresentable, is_store_file
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
 from mmlint.model import Entry, Index, Note, Span, Store
-from mmlint.textutil import count_lines, decode, encode
+from mmlint.textutil import count_lines, decode, encode, lazy_re
 
 NAME = "engramory"
 PROFILES = ("recall-v1", "upstream", "claude-code")
@@ -36,7 +36,7 @@ DEFAULT_PROFILE = "claude-code"
 TYPES = ("user", "feedback", "project", "reference")
 #: ASCII punctuation that markdown may read as markup in link text; the
 #: writer escapes it with a backslash so the reader gets the text back.
-_MD_PUNCT_RE = re.compile(r"[\\`*_\[\]<>&!#~|]")
+_MD_PUNCT_RE = lazy_re(r"[\\`*_\[\]<>&!#~|]")
 #: The title a written index gets (upstream template, seed spec §1).
 INDEX_TITLE = "Memory Index"
 
@@ -72,8 +72,8 @@ REQUIRED: dict[str, dict[str, str]] = {
     "claude-code": {"summary": "description", "type": "type"},
 }
 #: recall-v1 file names (seed spec §2): ``[a-z0-9-]+\.md``, prefixed by the type.
-_RECALL_NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
-_RECALL_JUNK_RE = re.compile(r"[^a-z0-9-]+")
+_RECALL_NAME_RE = lazy_re(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+_RECALL_JUNK_RE = lazy_re(r"[^a-z0-9-]+")
 
 #: The date form each profile's notes want (seed spec §2 and the upstream
 #: doctor: ``YYYY-MM-DD``; Claude Code sets none): a converted ISO date-time

@@ -49,8 +49,8 @@ _NOTE_TITLE_RE = lazy_re(r"^#\s+(.+)$")
 _NOTE_META_RE = lazy_re(r"^>\s*(mm-[A-Za-z0-9_-]+):\s*(.*)$")
 _TAG_SPLIT_RE = lazy_re(r"[,，;；]")
 _BOILERPLATE = (
-    re.compile(r"^Memory Standard Index — hand-load priority; managed by dsh-memory-standard\.$"),
-    re.compile(r"^Hard caps: \d+ lines / \d+ bytes\. Over budget => rewrite \(never truncate\)\.$"),
+    lazy_re(r"^Memory Standard Index — hand-load priority; managed by dsh-memory-standard\.$"),
+    lazy_re(r"^Hard caps: \d+ lines / \d+ bytes\. Over budget => rewrite \(never truncate\)\.$"),
 )
 
 
@@ -418,7 +418,7 @@ def _entry_fields(note: Note) -> dict[str, Any]:
 # ---------------------------------------------------------------- writing
 
 
-_TOPIC_JUNK_RE = re.compile(r"[^A-Za-z0-9._-]+")
+_TOPIC_JUNK_RE = lazy_re(r"[^A-Za-z0-9._-]+")
 
 
 def _hyphenate(text: str) -> str:
@@ -682,7 +682,7 @@ def _entry_lines(note: Note) -> list[str]:
     return lines
 
 
-_BUDGET_RE = re.compile(r"^(\d+)/(\d+)")
+_BUDGET_RE = lazy_re(r"^(\d+)/(\d+)")
 
 
 def recorded_write_budget(note: Note) -> int | None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from mmlint.model import Span
 from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, reader_rule, rule
-from mmlint.textutil import echo, encode, to_lf
+from mmlint.textutil import echo, encode, lazy_re, to_lf
 
 _FM = ("engramory", "workspace")
 
@@ -108,7 +108,7 @@ def stale_budget_record(ctx: Context):
                           fix=_budget_fix(ctx, span, m.group(1), actual))
 
 
-_BUDGET_LINE = re.compile(r"^(-\s*\*\*budget:\*\*\s*)(\d+)/")
+_BUDGET_LINE = lazy_re(r"^(-\s*\*\*budget:\*\*\s*)(\d+)/")
 
 
 def _budget_fix(ctx: Context, span: Span, recorded: str, actual: int) -> Fix | None:
@@ -127,7 +127,7 @@ def _budget_fix(ctx: Context, span: Span, recorded: str, actual: int) -> Fix | N
 
 #: JavaScript's ``\s`` (mm-reference §1.12), which the mm reference's tag
 #: normalisation uses.
-_JS_SPACE = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
+_JS_SPACE = lazy_re("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
 
 
 def _reference_tags(tags: list[str]) -> list[str]:

@@ -10,7 +10,7 @@ import re
 
 from mmlint.model import Span
 from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, reader_rule, rule
-from mmlint.textutil import count_lines, decode, echo
+from mmlint.textutil import count_lines, decode, echo, lazy_re
 
 reader_rule("S101", "symlink-escape", ERROR, """
     A file in the store is a symlink whose target lies outside the store root.
@@ -231,7 +231,7 @@ def missing_final_newline(ctx: Context):
                       fix=Fix("append a final newline", {rec.path: rec.data + nl.encode()}))
 
 
-_CONFLICT = re.compile(r"^(<{7}|={7}|>{7}|\|{7})(?: |$)")
+_CONFLICT = lazy_re(r"^(<{7}|={7}|>{7}|\|{7})(?: |$)")
 
 
 @rule("S112", "conflict-markers", ERROR, scope="file")
@@ -257,12 +257,12 @@ def conflict_markers(ctx: Context):
 #: Token shapes of common credentials. Each pattern is a fixed prefix and a
 #: bounded character class: linear time, no backtracking.
 _SECRETS = (
-    ("a GitHub token", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{22,255}\b")),
-    ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("an OpenAI or Anthropic API key", re.compile(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,200}\b")),
-    ("a Slack token", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,200}\b")),
-    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("a private key", re.compile(r"-----BEGIN (?:RSA |OPENSSH |EC |DSA |PGP )?PRIVATE KEY-----")),
+    ("a GitHub token", lazy_re(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{22,255}\b")),
+    ("an AWS access key id", lazy_re(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("an OpenAI or Anthropic API key", lazy_re(r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,200}\b")),
+    ("a Slack token", lazy_re(r"\bxox[abprs]-[A-Za-z0-9-]{10,200}\b")),
+    ("a Google API key", lazy_re(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("a private key", lazy_re(r"-----BEGIN (?:RSA |OPENSSH |EC |DSA |PGP )?PRIVATE KEY-----")),
 )
 #: The literal every pattern of :data:`_SECRETS` starts with, searched in the
 #: raw bytes first (one linear scan, no decoding): a file holding none of

@@ -30,7 +30,7 @@ import re
 from mmlint._record import Record
 from mmlint.model import Span
 from mmlint.rules import WARNING, Context, Diagnostic, lookup, reader_rule, runs_on, stamp
-from mmlint.textutil import echo
+from mmlint.textutil import echo, lazy_re
 
 FAMILY_PREFIX = "Q"
 PREFIX = "mmlint-"
@@ -165,7 +165,7 @@ def _scan(content: str, first_line: int, out: list[tuple[int, int, str]]) -> Non
         pos = end + 3
 
 
-_SPLIT = re.compile(r"[\s,]+")
+_SPLIT = lazy_re(r"[\s,]+")
 
 
 def parse(path: str, text: str) -> tuple[list[Directive], list[tuple[int, int, str]]]:
