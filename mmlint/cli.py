@@ -34,6 +34,30 @@ _CHOICE = r"invalid choice: '([^']*)' \(choose from (.*)\)$"
 
 
 class _Parser(argparse.ArgumentParser):
+    _checking = False
+
+    def add_argument(self, *args, **kwargs):  # noqa: D401 - argparse API
+        # argparse formats each new argument once to check its metavar; that
+        # formatter needs no terminal width (``shutil`` and its compression
+        # modules, ~2 ms, and a terminal query per argument)
+        return self._unsized(super().add_argument, *args, **kwargs)
+
+    def add_subparsers(self, **kwargs):  # noqa: D401 - argparse API
+        # the same for the subcommands' ``prog`` prefix: ``mmlint``, at any width
+        return self._unsized(super().add_subparsers, **kwargs)
+
+    def _unsized(self, build, *args, **kwargs):
+        self._checking = True
+        try:
+            return build(*args, **kwargs)
+        finally:
+            self._checking = False
+
+    def _get_formatter(self):  # noqa: D401 - argparse API
+        if self._checking:
+            return self.formatter_class(prog=self.prog, width=80)
+        return super()._get_formatter()
+
     def error(self, message: str) -> None:  # noqa: D401 - argparse API
         self.print_usage(sys.stderr)
         sys.stderr.write(f"mmlint: error: {message}{self._suggestion(message)}\n")

@@ -82,3 +82,22 @@ def test_a_plain_check_compiles_no_pattern_only_other_stores_need(tmp_path):
     assert {"mmlint.personal._EMAIL_RE", "mmlint.personal._SSN_RE", "mmlint.dialects.mm._BUDGET_RE",
             "mmlint.dialects.engramory._RECALL_NAME_RE", "mmlint.rules.store._CONFLICT",
             "mmlint.frontmatter._NUMERIC"} <= left
+
+
+def test_building_the_parser_asks_no_terminal_size(tmp_path):
+    # argparse's formatter imports shutil (bz2, lzma) for the width; only --help needs it
+    assert _check(_store(tmp_path / "plain")) & {"shutil", "bz2", "lzma"} == set()
+
+
+def test_help_wraps_at_the_terminal_width(monkeypatch, capsys):
+    import pytest
+
+    from mmlint import cli
+
+    widths = {}
+    for columns in ("40", "200"):
+        monkeypatch.setenv("COLUMNS", columns)
+        with pytest.raises(SystemExit):
+            cli.main(["check", "--help"])
+        widths[columns] = len(capsys.readouterr().out.splitlines())
+    assert widths["40"] > widths["200"] * 1.5  # narrower: many more lines
