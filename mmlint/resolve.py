@@ -6,7 +6,7 @@ Readers call :func:`resolve_entries` once, after the notes are known; every
 ``Entry.resolution`` and rules read that field instead of looking at the
 file system or at a reader's layout. Links inside note bodies (markdown
 links, ``[[wikilinks]]``, mm ``mm://`` / ``mm:`` URIs) are resolved by
-:func:`note_refs` into :class:`Ref` objects, once per run.
+:func:`iter_note_refs` (:func:`note_refs`, a list) into :class:`Ref` objects, once per run.
 
 Link destinations follow CommonMark (markdown-it reads them, see
 :mod:`mmlint.markdown`): angle brackets and titles are gone by the time a
@@ -24,7 +24,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 from urllib.parse import unquote
 
 from mmlint import outside
@@ -48,7 +48,7 @@ URI = "uri"  #: an ``mm:`` URI (resolved by topic, see :func:`parse_mm_uri`)
 LOCAL_KINDS = frozenset({NOTE, FOLDER, MISSING, OUTSIDE, NOT_OPENABLE, FILE})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Resolution:
     """What a pointer reaches.
 
@@ -246,6 +246,10 @@ def wiki_resolver(store: Any, dialect: Any = None):
     (``WIKILINK_PATHS``; engramory does not: its links are flat slugs), and
     then only to the note at exactly that path. Kind :data:`MISSING` when no
     note matches; ``reason`` says why for a path-carrying link.
+
+    Meant for one pass over a store that does not change meanwhile: the
+    tables past the stems are built from the notes as they are when a link
+    first needs them.
     """
     if dialect is None:
         from mmlint import dialects
@@ -253,26 +257,43 @@ def wiki_resolver(store: Any, dialect: Any = None):
         dialect = dialects.get(store.dialect)
     prefixes = tuple(getattr(dialect, "TYPE_PREFIXES", ()))
     allow_paths = bool(getattr(dialect, "WIKILINK_PATHS", True))
+    # the note files, in note order; the lookup tables past the stems are
+    # built from them on the first link that needs one (most links hit a
+    # stem), each keeping the first note per key
+    notes = []
     by_stem: dict[str, str] = {}
-    by_fold: dict[str, str] = {}
-    by_name: dict[str, str] = {}
-    by_prefixless: dict[str, str] = {}
-    by_path: dict[str, str] = {}
     for n in store.notes:
         rec = store.files.get(n.path)
         if rec is None or rec.kind != "note":
             continue
-        by_path[n.path[:-3] if n.path.lower().endswith(".md") else n.path] = n.path
+        notes.append(n)
         stem = n.path.rsplit("/", 1)[-1]
-        stem = stem[:-3] if stem.lower().endswith(".md") else stem
-        by_stem.setdefault(stem, n.path)
-        folded = stem.casefold().replace("_", "-")
-        by_fold.setdefault(folded, n.path)
-        prefix, _, rest = folded.partition("-")
-        if rest and prefix in prefixes:
-            by_prefixless.setdefault(rest, n.path)
-        if n.name:
-            by_name.setdefault(n.name.strip().casefold().replace("_", "-").replace(" ", "-"), n.path)
+        by_stem.setdefault(stem[:-3] if stem.lower().endswith(".md") else stem, n.path)
+    tables: dict[str, dict[str, str]] = {}
+
+    def table(kind: str) -> dict[str, str]:
+        """The lookup table ``kind`` (``path``, ``fold``, ``name``, ``prefixless``)."""
+        got = tables.get(kind)
+        if got is not None:
+            return got
+        got = tables[kind] = {}
+        for n in notes:
+            path = n.path
+            if kind == "path":
+                got[path[:-3] if path.lower().endswith(".md") else path] = path
+            elif kind == "name":
+                if n.name:
+                    got.setdefault(n.name.strip().casefold().replace("_", "-").replace(" ", "-"), path)
+            else:
+                stem = path.rsplit("/", 1)[-1]
+                folded = (stem[:-3] if stem.lower().endswith(".md") else stem).casefold().replace("_", "-")
+                if kind == "fold":
+                    got.setdefault(folded, path)
+                else:
+                    prefix, _, rest = folded.partition("-")
+                    if rest and prefix in prefixes:
+                        got.setdefault(rest, path)
+        return got
 
     def resolve(inner: str) -> Resolution:
         target = wiki_target(inner)
@@ -282,10 +303,11 @@ def wiki_resolver(store: Any, dialect: Any = None):
         if "/" in stem or "\\" in stem:
             if not allow_paths:
                 return Resolution(MISSING, stem, reason="not a bare slug: this dialect's wikilinks name a note by its slug, never by a path")
-            hit = by_path.get(posixpath.normpath(stem.replace("\\", "/")))
+            hit = table("path").get(posixpath.normpath(stem.replace("\\", "/")))
             return Resolution(NOTE, hit, note=hit) if hit else Resolution(MISSING, stem)
         key = stem.casefold().replace("_", "-")
-        hit = by_stem.get(stem) or by_fold.get(key) or by_name.get(key.replace(" ", "-")) or by_prefixless.get(key)
+        hit = (by_stem.get(stem) or table("fold").get(key) or table("name").get(key.replace(" ", "-"))
+               or table("prefixless").get(key))
         return Resolution(NOTE, hit, note=hit) if hit else Resolution(MISSING, stem)
 
     return resolve
@@ -351,7 +373,7 @@ def find_mm_uris(text: str) -> list[tuple[int, str | None, str, int]]:
 # ---------------------------------------------------------------- note links
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ref:
     """A link from one note to something else.
 
@@ -373,6 +395,11 @@ class Ref:
 
 
 def note_refs(store: Any, dialect: Any = None) -> list[Ref]:
+    """The list of :func:`iter_note_refs`."""
+    return list(iter_note_refs(store, dialect))
+
+
+def iter_note_refs(store: Any, dialect: Any = None) -> Iterator[Ref]:
     """Every link in every note body of ``store``, resolved, in note order.
 
     Markdown links resolve relative to the note's folder; links that are
@@ -382,7 +409,8 @@ def note_refs(store: Any, dialect: Any = None) -> list[Ref]:
     index's ``mm-id`` (default ``local``) names another memory
     (kind :data:`REMOTE`). A note whose header never closes (its body is
     unknown) is scanned in its header text (``Note.unclosed_head``), as the
-    engramory doctor scans the whole file. Linear in the bodies' size.
+    engramory doctor scans the whole file. Linear in the bodies' size; a
+    generator, so a caller that keeps only some links never holds them all.
     """
     from mmlint import markdown
 
@@ -399,12 +427,12 @@ def note_refs(store: Any, dialect: Any = None) -> list[Ref]:
         topics = {n.slug: n.path for n in store.notes if store.files.get(n.path) is not None and store.files[n.path].kind == "note"}
         if store.index is not None:
             memory_id = store.index.header.get("mm-id") or "local"
-    out: list[Ref] = []
     # Resolutions are frozen and the store does not change during the scan:
-    # each distinct destination (per folder) is resolved once.
-    seen_wiki: dict[str, Resolution] = {}
+    # each distinct destination is resolved once per folder (a realpath
+    # each) and each wikilink once per note (dict lookups only)
     seen_dest: dict[tuple[str, str], Resolution] = {}
     for n in store.notes:
+        seen_wiki: dict[str, Resolution] = {}
         text, first = n.body, n.body_line
         if n.unclosed_head is not None:
             text, first = n.unclosed_head, 2
@@ -418,7 +446,7 @@ def note_refs(store: Any, dialect: Any = None) -> list[Ref]:
                     r = seen_wiki.get(link.dest)
                     if r is None:
                         r = seen_wiki[link.dest] = wiki(link.dest)
-                    out.append(Ref(n.path, line, link.column, "wikilink", link.dest, r))
+                    yield Ref(n.path, line, link.column, "wikilink", link.dest, r)
                     continue
                 if link.dest.startswith("mm:"):
                     continue  # found by the URI scan below
@@ -426,7 +454,7 @@ def note_refs(store: Any, dialect: Any = None) -> list[Ref]:
                 if r is None:
                     r = seen_dest[(link.dest, base)] = res.dest(link.dest, base)
                 if r.kind in LOCAL_KINDS:
-                    out.append(Ref(n.path, line, link.column, "link", link.dest, r))
+                    yield Ref(n.path, line, link.column, "link", link.dest, r)
         if is_mm and "mm:" in text:
             starts = None
             for start, mid, topic, _ in find_mm_uris(text):
@@ -442,5 +470,4 @@ def note_refs(store: Any, dialect: Any = None) -> list[Ref]:
                 else:
                     hit = topics.get(topic) or (topics.get(topic.rstrip(".")) if topic.endswith(".") else None)
                     r = Resolution(NOTE, hit, note=hit) if hit else Resolution(MISSING, topic)
-                out.append(Ref(n.path, ln + first - 1, col, "uri", uri, r))
-    return out
+                yield Ref(n.path, ln + first - 1, col, "uri", uri, r)

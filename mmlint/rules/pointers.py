@@ -3,7 +3,7 @@ the wrong kind of file; notes no entry leads to; links between notes
 (markdown links, ``[[wikilinks]]``, mm URIs) that lead nowhere.
 
 Rules read what the reader resolved (``Entry.resolution``, see
-:mod:`mmlint.resolve`) and the note links :func:`mmlint.resolve.note_refs`
+:mod:`mmlint.resolve`) and the note links :func:`mmlint.resolve.iter_note_refs`
 resolves once per run; none of them looks at the file system. Every check
 here is linear in the store's size.
 """
@@ -142,24 +142,57 @@ def backslash_pointer(ctx: Context):
 
 
 def _refs(ctx: Context) -> list:
-    """Every link between notes, resolved (:func:`mmlint.resolve.note_refs`), once per run."""
+    """Every link between notes that reaches no note (resolution kind other
+    than :data:`~mmlint.resolve.NOTE`), in note order, once per run: the
+    only ones the link rules report. The links that reach a note are kept
+    only as :func:`_linked`'s map, filled in the same pass."""
     cached = ctx.cache.get("note_refs")
     if cached is None:
-        cached = ctx.cache["note_refs"] = resolve.note_refs(ctx.store, ctx.dialect)
+        _scan_refs(ctx)
+        cached = ctx.cache["note_refs"]
     return cached
 
 
-def _linked(ctx: Context) -> dict[str, set[str]]:
-    """Note path -> the other notes whose links reach it."""
+def _linked(ctx: Context) -> dict[str, str | set[str]]:
+    """Note path -> the other notes whose links reach it: the one path
+    itself when there is one (most notes; a set of one takes 216 bytes),
+    else the set of paths (:func:`_linkers` reads either as a sorted list)."""
     cached = ctx.cache.get("note_linked")
     if cached is None:
-        cached = {}
-        for ref in _refs(ctx):
-            hit = ref.resolution.note if ref.resolution.kind == resolve.NOTE else None
-            if hit and hit != ref.source:
-                cached.setdefault(hit, set()).add(ref.source)
-        ctx.cache["note_linked"] = cached
+        _scan_refs(ctx)
+        cached = ctx.cache["note_linked"]
     return cached
+
+
+def _scan_refs(ctx: Context) -> None:
+    """Fill ``note_refs`` (:func:`_refs`) and ``note_linked`` (:func:`_linked`)
+    from one pass of :func:`mmlint.resolve.iter_note_refs`."""
+    kept: list = []
+    linked: dict[str, str | set[str]] = {}
+    note = resolve.NOTE
+    for ref in resolve.iter_note_refs(ctx.store, ctx.dialect):
+        r = ref.resolution
+        if r.kind != note:
+            kept.append(ref)
+            continue
+        hit = r.note
+        if hit and hit != ref.source:
+            have = linked.get(hit)
+            if have is None:
+                linked[hit] = ref.source
+            elif have.__class__ is str:
+                if have != ref.source:
+                    linked[hit] = {have, ref.source}
+            else:
+                have.add(ref.source)
+    ctx.cache["note_refs"] = kept
+    ctx.cache["note_linked"] = linked
+
+
+def _linkers(linked: dict[str, str | set[str]], path: str) -> list[str]:
+    """The sorted paths of the notes linking to ``path`` (:func:`_linked`)."""
+    have = linked[path]
+    return [have] if have.__class__ is str else sorted(have)
 
 
 def _credited(ctx: Context) -> set[str]:
@@ -303,7 +336,7 @@ def linked_only_note(ctx: Context):
     linked = _linked(ctx)
     for n in ctx.store.notes:
         if n.path not in pointed and n.path in linked:
-            src = sorted(linked[n.path])
+            src = _linkers(linked, n.path)
             yield Finding(Span(n.path, 1, 1), f"reached only from other notes ({', '.join(src[:3])}{' ...' if len(src) > 3 else ''}), not from the index")
 
 
