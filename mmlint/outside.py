@@ -18,17 +18,19 @@ that is recording), note each ``(kind, argument, answer)``. The cache keeps
 the notes in its entry and a later check is a hit only when :func:`holds`
 finds every answer unchanged; a store without such questions pays nothing.
 
-This module imports nothing but :mod:`os`, :mod:`contextvars` and :mod:`typing` at load:
-the cache's hit path imports it.
+This module imports nothing but :mod:`os` and :mod:`typing` at load (and
+:mod:`contextvars` when noting starts): the cache's hit path imports it.
 """
 
 from __future__ import annotations
 
 import os
-from contextvars import ContextVar
 from typing import Any
 
-_NOTES: ContextVar[dict | None] = ContextVar("mmlint_outside_notes", default=None)
+#: The notes of the active :class:`noting` (a ``contextvars.ContextVar``),
+#: made on first use: a cache hit, which only calls :func:`holds`, does
+#: not import :mod:`contextvars`.
+_NOTES: Any = None
 
 
 class noting:
@@ -42,6 +44,11 @@ class noting:
         self._token: Any = None
 
     def __enter__(self) -> dict:
+        global _NOTES
+        if _NOTES is None:
+            from contextvars import ContextVar
+
+            _NOTES = ContextVar("mmlint_outside_notes", default=None)
         self._token = _NOTES.set(self.notes)
         return self.notes
 
@@ -50,7 +57,7 @@ class noting:
 
 
 def _note(kind: str, arg: str, answer: Any) -> Any:
-    notes = _NOTES.get()
+    notes = _NOTES.get() if _NOTES is not None else None
     if notes is not None:
         notes[(kind, arg)] = answer
     return answer
