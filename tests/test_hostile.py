@@ -112,9 +112,9 @@ def _store_with_dangling_wikilinks(root, n):
 def _check_seconds(root) -> float:
     mod = dialects.get("engramory")
     store = mod.read(str(root), "upstream")
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: other processes on a shared machine do not count
     found = rules.run(store, mod)
-    took = time.perf_counter() - t0
+    took = time.process_time() - t0
     assert sum(1 for d in found if d.code == "P109") == len(store.notes)
     return took
 
@@ -128,8 +128,8 @@ def test_checks_are_linear_in_store_size(tmp_path):
     _store_with_dangling_wikilinks(small, 750)
     _store_with_dangling_wikilinks(big, 3000)
     _check_seconds(small)  # warm caches and imports
-    t_small = min(_check_seconds(small) for _ in range(2))
-    t_big = min(_check_seconds(big) for _ in range(2))
+    t_small = min(_check_seconds(small) for _ in range(3))
+    t_big = min(_check_seconds(big) for _ in range(3))
     assert t_big / t_small < 8, (t_small, t_big)
 
 
