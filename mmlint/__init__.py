@@ -21,7 +21,7 @@ imported only by the code paths that need them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # ``--version`` imports no typing
 
 __version__ = "0.1.0"
 
@@ -37,6 +37,8 @@ _EXPORTS = {
 __all__ = ["__version__", "convert", *_EXPORTS]
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from mmlint.errors import CheckError, MmlintError, Refused
     from mmlint.model import Entry, Index, Note, Span, Store
     from mmlint.public import convert, dump, lint, merge, merge_index, read_store  # noqa: F811

@@ -13,80 +13,22 @@ A mistyped flag or choice gets a "did you mean" (:mod:`mmlint.suggest`).
 
 from __future__ import annotations
 
-import argparse
 import os
-import re
 import sys
-from typing import Sequence
 
 from mmlint import __version__
 from mmlint.commands import COMMANDS, EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, load  # noqa: F401 - re-exported
 
 __all__ = ["EXIT_FINDINGS", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
+TYPE_CHECKING = False  # ``--version`` imports neither typing nor argparse (:mod:`mmlint.commands._parser`)
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
 
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
-
-#: Patterns of argparse's messages, for the "did you mean" (compiled on an error only).
-_UNRECOGNIZED = r"unrecognized arguments: (\S+)"
-_CHOICE = r"invalid choice: '([^']*)' \(choose from (.*)\)$"
-
-
-class _Parser(argparse.ArgumentParser):
-    _checking = False
-
-    def add_argument(self, *args, **kwargs):  # noqa: D401 - argparse API
-        # argparse formats each new argument once to check its metavar; that
-        # formatter needs no terminal width (``shutil`` and its compression
-        # modules, ~2 ms, and a terminal query per argument)
-        return self._unsized(super().add_argument, *args, **kwargs)
-
-    def add_subparsers(self, **kwargs):  # noqa: D401 - argparse API
-        # the same for the subcommands' ``prog`` prefix: ``mmlint``, at any width
-        return self._unsized(super().add_subparsers, **kwargs)
-
-    def _unsized(self, build, *args, **kwargs):
-        self._checking = True
-        try:
-            return build(*args, **kwargs)
-        finally:
-            self._checking = False
-
-    def _get_formatter(self):  # noqa: D401 - argparse API
-        if self._checking:
-            return self.formatter_class(prog=self.prog, width=80)
-        return super()._get_formatter()
-
-    def error(self, message: str) -> None:  # noqa: D401 - argparse API
-        self.print_usage(sys.stderr)
-        sys.stderr.write(f"mmlint: error: {message}{self._suggestion(message)}\n")
-        raise SystemExit(EXIT_USAGE)
-
-    def _suggestion(self, message: str) -> str:
-        """"did you mean" for an unknown flag (any subcommand's) or choice."""
-        from mmlint.suggest import did_you_mean
-
-        m = re.search(_CHOICE, message)
-        if m:
-            return did_you_mean(m.group(1), re.findall(r"'([^']*)'", m.group(2)))
-        m = re.search(_UNRECOGNIZED, message)
-        if m and m.group(1).startswith("-"):
-            # a parser built for one command lists the others unconfigured: ask a full one
-            return did_you_mean(m.group(1).split("=", 1)[0], _option_strings(build_parser() if self.prog == "mmlint" else self))
-        return ""
-
-
-def _option_strings(parser: argparse.ArgumentParser) -> list[str]:
-    """Every ``--flag`` of ``parser`` and of its subcommands."""
-    out = []
-    for action in parser._actions:  # argparse keeps no public list
-        out += [o for o in action.option_strings if o.startswith("--")]
-        if isinstance(action, argparse._SubParsersAction):
-            for sub in action.choices.values():
-                out += _option_strings(sub)
-    return sorted(set(out))
-
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser (also used to document the CLI): one subparser per
@@ -95,10 +37,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     ``only`` (a command name) builds that command's subparser alone: what a
     run of that command needs (its ``--help``, its errors), at a fraction of
     the start-up cost. An unknown flag's "did you mean" builds the full
-    parser (:meth:`_Parser._suggestion`)."""
-    parser = _Parser(prog="mmlint", description="Read, lint and convert agent memory stores.")
+    parser (:meth:`mmlint.commands._parser.Parser.error`)."""
+    from mmlint.commands._parser import Parser
+
+    parser = Parser(prog="mmlint", description="Read, lint and convert agent memory stores.")
     parser.add_argument("--version", action="version", version=f"mmlint {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for name in COMMANDS:
         if only is not None and name != only:
             continue

@@ -16,10 +16,13 @@ only builds the parser from this table and hands over.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
-from types import ModuleType
+
+TYPE_CHECKING = False  # ``--version`` imports no argparse
+if TYPE_CHECKING:
+    import argparse
+    from types import ModuleType
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
