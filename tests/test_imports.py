@@ -101,3 +101,17 @@ def test_help_wraps_at_the_terminal_width(monkeypatch, capsys):
             cli.main(["check", "--help"])
         widths[columns] = len(capsys.readouterr().out.splitlines())
     assert widths["40"] > widths["200"] * 1.5  # narrower: many more lines
+
+
+def test_the_collector_is_off_during_a_command_and_restored_after(tmp_path, monkeypatch):
+    import gc
+
+    from mmlint import cli
+    from mmlint.commands import check
+
+    seen = []
+    real = check.run
+    monkeypatch.setattr(check, "run", lambda args: seen.append(gc.isenabled()) or real(args))
+    assert gc.isenabled()
+    cli.main(["check", str(_store(tmp_path / "plain")), "--format", "json", "--profile", "upstream", "--no-cache"])
+    assert seen == [False] and gc.isenabled()
