@@ -180,14 +180,15 @@ def body_links(text: str) -> list[Link]:
     """Links and wikilinks in a note body (see :func:`links`).
 
     A body with no ``[`` has none. A body whose only bracket syntax is
-    ``[[wikilinks]]`` and that holds none of :data:`_NEEDS_PARSER` reads the
+    ``[[wikilinks]]`` and that holds none of :data:`_NEEDS_PARSER` and no CR reads the
     same with or without markdown-it, so it is scanned directly (linear time),
     and so is a body over :data:`MAX_PARSED_BODY`; every other body goes
     through the parser.
     """
     if "[" not in text:
         return []
-    if len(text) <= MAX_PARSED_BODY and (any(m in text for m in _NEEDS_PARSER) or text.startswith(("    ", "\t"))):
+    if len(text) <= MAX_PARSED_BODY and (any(m in text for m in _NEEDS_PARSER) or text.startswith(("    ", "\t"))
+                                         or "\r" in text):  # a lone CR ends a line too: split_lines knows it
         return outline(text).links
     out = []
     line, prev, line_start = 1, 0, 0  # offsets only grow: each character is counted once

@@ -59,3 +59,10 @@ def test_forms_it_cannot_decide_fall_back():
                  "x <h k=v> y", "x <h/> y", "[a [b] c]", "![a](<b>)", "x <1> y"):
         assert markdown.plain_outline(text) is None, text
         assert markdown.body_links(text) == markdown.links(text, STOCK.parse(text)), text
+
+
+def test_a_lone_cr_ends_a_line_in_a_wikilink_only_body():
+    """The wikilink-only scan counted ``\\n`` only; markdown-it (and every span
+    of an index) ends a line at a lone CR too (found by the property above)."""
+    for text in ("\r[[c]]", "a\r\rb [[c]]", "x\r\n[[c]] y\r[[d]]"):
+        assert markdown.body_links(text) == markdown.links(text, STOCK.parse(text)), repr(text)
