@@ -291,7 +291,9 @@ def _no_pair_reaches(sets: Sequence[Collection[int]], threshold: float) -> bool:
     counted in a table of at least as many cells as there are shingles,
     indexed by its low bits, so colliding shingles add up: the rank is
     still one fixed total order (which is all the proof needs) and the table
-    takes 4 bytes a shingle instead of a dict entry. ``t`` is taken a hair
+    takes 4 bytes a shingle instead of a dict entry; a shingle counted once
+    is held by one set only, so it is not indexed (most shingles of most
+    stores). ``t`` is taken a hair
     below the threshold, so float rounding only lengthens prefixes. Returns
     ``False`` (not proven) when a pair reaches the threshold, when the
     threshold is not above 0, or when the join would visit more than about
@@ -319,6 +321,8 @@ def _no_pair_reaches(sets: Sequence[Collection[int]], threshold: float) -> bool:
         m = len(sh)
         cand: set[int] = set()
         for h in sorted(sh, key=by_rank)[: m - math.ceil(t * m) + 1]:
+            if count[h & mask] < 2:
+                continue  # no other set holds it (counts only add up): never a shared prefix shingle
             lst = index.get(h)
             if lst is None:
                 index[h] = x
