@@ -168,6 +168,14 @@ class Frontmatter:
         """False while the items are unloaded (:meth:`unload`)."""
         return self._items is not None
 
+    def top_keys(self) -> tuple[str, ...]:
+        """The non-empty keys of the top-level items, in order (comments and
+        blanks have none); answered without loading the items when they are
+        unloaded (:meth:`unload` kept them)."""
+        if self._items is None and self._top is not None:
+            return self._top
+        return tuple(it.key for it in self.items if it.parent is None and it.key)
+
     def top(self, key: str) -> Item | None:
         """The first top-level item whose key is ``key`` (any kind), else
         ``None``; answered without loading the items when no top-level

@@ -122,8 +122,9 @@ def misread_keys(source: Store, reading: Reading | None) -> list[tuple[str, list
         if view is None or not view.readable or fm is None or not view.fields:
             continue  # a tool that finds no frontmatter at all (a CR-only file) reads no keys to disagree on
         seen = set(view.fields) | set(view.nested)
-        lost = sorted({k for p, k in fm.keys() if p is None and k and k not in seen and not k.startswith(carriers.PREFIX)
-                       and getattr(fm.get(k), "kind", None) != "parent"})
+        # the items are loaded (and kept) only for a note with a key the tool does not see
+        lost = sorted({k for k in fm.top_keys() if k not in seen and not k.startswith(carriers.PREFIX)
+                       and getattr(fm.get(k), "kind", None) in ("scalar", "yaml")})
         if lost:
             out.append((note.path, lost))
     return out

@@ -195,3 +195,16 @@ def test_a_cr_only_note_is_not_refused_for_keys_its_tool_cannot_find(tmp_path):
     store = dialects.get("engramory").read(str(src), "claude-code")
     plan = convert.plan_conversion(store, str(tmp_path / "dst"), "engramory", "upstream", DEFAULTS)
     assert not [r for r in plan.refusals if "does not see the key" in r.message], plan.refusals
+
+
+def test_the_swallowed_key_check_loads_no_frontmatter_items_of_plain_notes(tmp_path):
+    """Items are rebuilt from bytes on demand and then kept: a check over every
+    note must not load them (20,000 notes -> mm: 263 -> 221 MiB peak RSS)."""
+    from mmlint import tool_verify
+
+    files = {"MEMORY.md": "# Memory Index\n" + "".join(f"- [n{i}](n{i}.md) — h\n" for i in range(5))}
+    files.update({f"n{i}.md": f"---\nname: n{i}\ndescription: d\ntype: user\n---\n\nbody\n" for i in range(5)})
+    store = dialects.get("engramory").read(str(make_store(tmp_path / "s", files)), "claude-code")
+    assert not any(n.frontmatter.loaded for n in store.notes)
+    assert tool_verify.misread_keys(store, tool_verify.source_reading(store)) == []
+    assert not any(n.frontmatter.loaded for n in store.notes)
