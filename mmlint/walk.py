@@ -78,6 +78,12 @@ def _open_regular(path: str) -> tuple[int | None, os.stat_result | None, str]:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         return None, None, exc.strerror or str(exc)
+    return _checked_regular(fd)
+
+
+def _checked_regular(fd: int) -> tuple[int | None, os.stat_result | None, str]:
+    """``(fd, stat, "")`` when the opened ``fd`` is a regular file; else the
+    descriptor is closed and ``(None, None, why)`` returned."""
     try:
         st = os.fstat(fd)
     except OSError as exc:
@@ -100,15 +106,7 @@ def _open_listed_regular(path: str) -> tuple[int | None, os.stat_result | None, 
         fd = os.open(path, flags)
     except OSError as exc:
         return None, None, exc.strerror or str(exc)
-    try:
-        st = os.fstat(fd)
-    except OSError as exc:
-        os.close(fd)
-        return None, None, exc.strerror or str(exc)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        return None, None, "not a regular file"
-    return fd, st, ""
+    return _checked_regular(fd)
 
 
 def read_bounded(path: str, limit: int = MAX_FILE_BYTES, regular: bool = False) -> tuple[bytes | None, int, str]:
