@@ -308,7 +308,14 @@ def test_warm_cli_run_loads_no_rules_dialects_model_or_heavy_library(tmp_path, m
             "try:\n    c.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
             "sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)))")
     cmd = [sys.executable, "-c", code, "check", str(root), "--format", "json", "--profile", "upstream"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, MMLINT_CACHE_DIR=str(d)))
+    # The children import the mmlint this process imported: under a bare `pytest` in a checkout with
+    # a regular install, a child started in the checkout would import the source tree instead, whose
+    # files have other mtimes, hence another code stamp (a miss, rightly: another copy of mmlint).
+    import mmlint
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(mmlint.__file__)))
+    env = dict(os.environ, MMLINT_CACHE_DIR=str(d), PYTHONPATH=here)
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=str(tmp_path))
     mods = set(json.loads(proc.stderr.rsplit("MODULES ", 1)[-1]))
     assert "mmlint.cache" in mods  # the cache answered
     heavy = {m for m in mods if m.startswith(("mmlint.rules", "mmlint.dialects", "mmlint.model", "mmlint.walk",
@@ -316,9 +323,10 @@ def test_warm_cli_run_loads_no_rules_dialects_model_or_heavy_library(tmp_path, m
     # On a miss, say whether this process still gets a hit (then the child saw another stamp or tree)
     assert heavy == set(), (sorted(heavy)[:5], api.cached([str(root)], profile="upstream") is not None,
                             proc.stderr.rsplit("MODULES ", 1)[0][-2000:])
-    out = subprocess.run([sys.executable, "-m", "mmlint", *cmd[3:]], capture_output=True, text=True,
-                         env=dict(os.environ, MMLINT_CACHE_DIR=str(d)))
-    cold = subprocess.run([sys.executable, "-m", "mmlint", *cmd[3:], "--no-cache"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "mmlint", *cmd[3:]], capture_output=True, text=True, env=env,
+                         cwd=str(tmp_path))
+    cold = subprocess.run([sys.executable, "-m", "mmlint", *cmd[3:], "--no-cache"], capture_output=True, text=True,
+                          env=env, cwd=str(tmp_path))
     assert out.returncode == cold.returncode == 1 and json.loads(out.stdout) == json.loads(cold.stdout)
 
 
