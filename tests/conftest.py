@@ -108,3 +108,16 @@ def _private_result_cache(tmp_path_factory):
         os.environ.pop("MMLINT_CACHE_DIR", None)
     else:
         os.environ["MMLINT_CACHE_DIR"] = old
+
+
+def stock_markdown():
+    """markdown-it-py's CommonMark parser as shipped, with link normalisation
+    and validation off (what mmlint's reader must agree with, token for
+    token, in the fast-path tests)."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark")
+    md.normalizeLink = lambda url: url
+    md.normalizeLinkText = lambda url: url
+    md.validateLink = lambda url: True
+    return md

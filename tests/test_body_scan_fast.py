@@ -6,20 +6,12 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from markdown_it import MarkdownIt
 
+from conftest import stock_markdown
 from mmlint import markdown
 
 
-def _stock() -> MarkdownIt:
-    md = MarkdownIt("commonmark")
-    md.normalizeLink = lambda url: url
-    md.normalizeLinkText = lambda url: url
-    md.validateLink = lambda url: True
-    return md
-
-
-STOCK = _stock()
+STOCK = stock_markdown()
 
 LINK_SYNTAX = ("[a](b) [[c]] ![d](e) [f][g] <h> " * 10000)[:256 * 1000]
 

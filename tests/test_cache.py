@@ -332,7 +332,7 @@ def test_warm_cli_run_loads_no_rules_dialects_model_or_heavy_library(tmp_path, m
 
 def test_a_result_holds_for_the_day_it_was_computed(tmp_path, cache_dir, monkeypatch):
     """future-date, expired and stale notes are judged against today: a
-    result of yesterday is not today's."""
+    result of yesterday is not today's, even in a long-running process."""
     import datetime
 
     root = make_store(tmp_path / "s", {
@@ -344,6 +344,7 @@ def test_a_result_holds_for_the_day_it_was_computed(tmp_path, cache_dir, monkeyp
     assert any(d.code == "F118" for d in first.stores[0].diagnostics)
     assert api.cached([str(root)], profile="upstream") is not None
     monkeypatch.setattr(cache.time, "strftime", lambda fmt, *a: "2999-01-01")
+    assert cache.code_stamp().endswith("2999-01-01")  # asked on every check, no memo cleared (review D3)
     assert api.cached([str(root)], profile="upstream") is None
 
 

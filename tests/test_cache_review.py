@@ -1,16 +1,15 @@
 """Regression tests for the cache defects of the review of the issue 9 work
-(``/work/notes/review.md`` D1-D6, N1): each is the reviewer's reproducer,
+(``/work/notes/review.md`` D1, D2, D4-D6, N1; D3 is in test_cache.py): each is the reviewer's reproducer,
 run in process, with a cached check held to an uncached one."""
 
 from __future__ import annotations
 
-import datetime
 import json
 import os
 from pathlib import Path
 
 from conftest import make_store
-from mmlint import api, cache
+from mmlint import api
 from test_cache import _dump, _entry, _later, cache_dir  # noqa: F401  (cache_dir is a fixture)
 
 
@@ -22,22 +21,6 @@ def _same(root: Path, **kw) -> api.CheckResult:
     assert _dump(warm) == _dump(cold)
     assert warm.counts() == cold.counts()
     return warm
-
-
-def test_d3_the_date_is_asked_on_every_check_not_once_per_process(tmp_path, cache_dir, monkeypatch):
-    """D3: a long-running process does not answer a later day from a result
-    of an earlier one (the test clears no memo by hand)."""
-    root = make_store(tmp_path / "s", {
-        "MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) - h\n",
-        "a.md": f"---\nname: a\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: "
-                f"{datetime.date.today() + datetime.timedelta(days=2)}\n---\n\nA fact.\n"})
-    _later(monkeypatch)
-    first = api.check([str(root)], profile="upstream", cache=True)
-    assert any(d.code == "F118" for d in first.stores[0].diagnostics)
-    assert api.cached([str(root)], profile="upstream") is not None
-    monkeypatch.setattr(cache.time, "strftime", lambda fmt, *a: "2999-01-01")
-    assert cache.code_stamp().endswith("2999-01-01")
-    assert api.cached([str(root)], profile="upstream") is None
 
 
 def test_d4_a_file_changed_to_a_symlink_out_of_the_store_is_a_miss_without_opening_it(tmp_path, cache_dir,

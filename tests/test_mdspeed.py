@@ -8,24 +8,15 @@ import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from markdown_it import MarkdownIt
 
-from conftest import CORPUS, FIXTURES, make_store
+from conftest import CORPUS, FIXTURES, make_store, stock_markdown
 from mmlint import api, markdown, mdspeed
 
 NOTE = "---\nname: a\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\n"
 IDX = "# Memory Index\n\n## reference\n- [A](a.md) - h\n"
 
 
-def _stock() -> MarkdownIt:
-    md = MarkdownIt("commonmark")
-    md.normalizeLink = lambda url: url
-    md.normalizeLinkText = lambda url: url
-    md.validateLink = lambda url: True
-    return md
-
-
-STOCK = _stock()
+STOCK = stock_markdown()
 
 
 def _dump(toks) -> list:
