@@ -51,17 +51,23 @@ def _one_note(store, note):
     return rules._note_view(store, {n.path: 1 for n in store.notes if n.path != note.path})
 
 
-def test_note_rules_depend_on_their_note_alone(tmp_path):
-    note_rules = [r for r in rules.load().values() if r.scope == NOTE]
-    assert {r.code for r in note_rules} >= {"F111", "F112", "F114", "N103", "X105"}
+def _read_stores(tmp_path):
+    """``(root, store, dialect module)`` for every fixture and corpus store
+    and the mixed stores, each read as detected (or as its case asks)."""
     stores = [(p, None, None) for p in fixture_stores() + corpus_stores()] + _mixed_stores(tmp_path)
-    checked = Counter()
     for root, dialect, profile in stores:
         try:
             res = api.read_store(api.locate([str(root)])[0], dialect, profile)
         except api.CheckError:
             continue
-        store, mod = res.store, dialects.get(res.dialect)
+        yield root, res.store, dialects.get(res.dialect)
+
+
+def test_note_rules_depend_on_their_note_alone(tmp_path):
+    note_rules = [r for r in rules.load().values() if r.scope == NOTE]
+    assert {r.code for r in note_rules} >= {"F111", "F112", "F114", "N103", "X105"}
+    checked = Counter()
+    for root, store, mod in _read_stores(tmp_path):
         paths = {n.path for n in store.notes}
         for r in note_rules:
             if not rules.runs_on(r, store, Options()):
@@ -80,14 +86,8 @@ def test_note_rules_depend_on_their_note_alone(tmp_path):
 def test_file_rules_depend_on_their_file_alone(tmp_path):
     file_rules = [r for r in rules.load().values() if r.scope == FILE]
     assert {r.code for r in file_rules} >= {"S106", "S114", "H106"}
-    stores = [(p, None, None) for p in fixture_stores() + corpus_stores()] + _mixed_stores(tmp_path)
     checked = Counter()
-    for root, dialect, profile in stores:
-        try:
-            res = api.read_store(api.locate([str(root)])[0], dialect, profile)
-        except api.CheckError:
-            continue
-        store, mod = res.store, dialects.get(res.dialect)
+    for root, store, mod in _read_stores(tmp_path):
         for r in file_rules:
             if not rules.runs_on(r, store, Options()):
                 continue
