@@ -106,10 +106,10 @@ def _bad_text(text: str) -> str | None:
     """Why ``text`` cannot be held as store text: a surrogate that is not an
     undecodable byte (``\\udc80``-``\\udcff``, see
     :func:`mmlint.textutil.decode`), which no file can hold."""
-    for ch in text:
-        if "\ud800" <= ch <= "\udfff" and not "\udc80" <= ch <= "\udcff":
-            return f"holds a lone surrogate U+{ord(ch):04X}"
-    return None
+    from mmlint.textutil import lone_surrogate
+
+    ch = lone_surrogate(text)
+    return f"holds a lone surrogate U+{ord(ch):04X}" if ch is not None else None
 
 
 def _bad_data(value: Any, depth: int = 0) -> str | None:

@@ -25,7 +25,7 @@ import sys
 from typing import Any
 
 from mmlint._record import Record
-from mmlint.textutil import echo, lazy_re, split_lines
+from mmlint.textutil import echo, lazy_re, lone_surrogate, split_lines
 
 #: Values that the restricted grammar writes plainly only when they avoid these.
 _PLAIN_START = set("-?:,[]{}#&*!|>'\"%@`")
@@ -431,12 +431,6 @@ def _fill_yaml(fm: Frontmatter) -> None:
         it.value = value
 
 
-def _is_lone(ch: str) -> bool:
-    """A surrogate code point that is not an undecodable byte (those are
-    ``U+DC80``-``U+DCFF``, :func:`mmlint.textutil.decode`)."""
-    return "\ud800" <= ch <= "\udfff" and not "\udc80" <= ch <= "\udcff"
-
-
 def _pair_surrogates(data: Any) -> tuple[Any, str | None]:
     """``data`` (YAML data: str, list, dict, scalars) with each escaped
     UTF-16 surrogate pair (``"\\ud800\\udc00"``) joined into its character,
@@ -445,13 +439,14 @@ def _pair_surrogates(data: Any) -> tuple[Any, str | None]:
     surrogates cannot be encoded in any file, so a value holding one is not
     a value (F104)."""
     if isinstance(data, str):
-        if not any(_is_lone(c) for c in data):
+        lone = lone_surrogate(data)
+        if lone is None:
             return data, None
         try:
             joined = data.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
         except UnicodeDecodeError:  # a surrogate without its pair
-            return data, next(c for c in data if _is_lone(c))
-        return joined, next((c for c in joined if _is_lone(c)), None)
+            return data, lone
+        return joined, lone_surrogate(joined)
     if isinstance(data, list):
         out = []
         for v in data:

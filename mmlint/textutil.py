@@ -191,3 +191,14 @@ def safe_path_text(path: str) -> str:
     """A path for display: :func:`printable` (escapes control, bidi and
     undecodable characters) but keeps it unquoted."""
     return printable(path)
+
+
+def lone_surrogate(text: str) -> str | None:
+    """The first surrogate code point in ``text`` that is not an undecodable
+    byte (``U+DC80``-``U+DCFF``, kept by :func:`decode`'s
+    ``surrogateescape``): a character no file can hold. ``None`` when there
+    is none."""
+    for ch in text:
+        if "\ud800" <= ch <= "\udfff" and not "\udc80" <= ch <= "\udcff":
+            return ch
+    return None
