@@ -9,7 +9,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, FIXTURES, make_store, stock_markdown
+from conftest import CORPUS, FIXTURES, make_store, needs_corpus, stock_markdown
 from mmlint import api, markdown, mdspeed
 
 NOTE = "---\nname: a\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\n"
@@ -38,6 +38,7 @@ def test_generated_text_parses_as_stock(text):
     _same(text)
 
 
+@needs_corpus
 def test_known_shapes_and_every_stored_markdown_file_parse_as_stock():
     for text in ("[" * 30 + "foo]()", "[" * 21 + "foo](x)" + "]" * 21, "[[[a]]] [b] [c][d]\n\n[d]: /x", "![[a](b)](c)",
                  "[a\\]b](c) [x`]`](y) [<]>](z)", "[" * 500 + "]", "[" * 10 + "\n\n]" + "[" * 5,

@@ -105,6 +105,7 @@ def test_caps_are_respected_with_metrics(tmp_path):
     assert usage["pastCap"][0] == "b80.md" and len(usage["pastCap"]) == 40
 
 
+@needs_corpus
 def test_mixed_dialects_are_a_usage_error(tmp_path):
     a = make_store(tmp_path / "a", {"MEMORY.md": "- [X](x.md) — x\n", "x.md": NOTE.format("x", "x")})
     mm = CORPUS / "mm" / "reference-example"
@@ -112,6 +113,7 @@ def test_mixed_dialects_are_a_usage_error(tmp_path):
     assert p.returncode == 2 and "different dialects" in p.stderr
 
 
+@needs_corpus
 def test_mm_stores_merge_by_topic(tmp_path):
     mm = CORPUS / "mm" / "reference-example"
     other = tmp_path / "o"

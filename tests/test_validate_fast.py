@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import corpus_stores, fixture_stores, make_store
+from conftest import corpus_stores, fixture_stores, make_store, needs_corpus
 from mmlint import dialects, rules, validate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
@@ -66,6 +66,7 @@ def test_every_bundled_schema_compiles():
         assert validate.validate(n, {}) == validate.validate_slow(n, {})
 
 
+@needs_corpus
 def test_fixtures_cases_and_corpus_agree(tmp_path, monkeypatch):
     roots = [(p, None, None) for p in fixture_stores() + corpus_stores()]
     for code, case in CASES.items():
