@@ -8,19 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, needs_corpus
+from conftest import FIXTURES, needs_corpus, tree_bytes
 from mmlint import convert, dialects
 from mmlint.dialects import engramory_reading as er
 from mmlint.dialects import mm_reading as mr
 from mmlint.dialects import workspace_reading as wr
-from mmlint.dialects._reading import load_files
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "real" / "a-claude"
 CC = {"type": "reference", "summary": "imported note"}
-
-
-def _files(root: Path) -> dict[str, bytes]:
-    return {p: d for p, d in load_files(str(root)).items()}
 
 
 def _round(src, tmp_path, *target, defaults=None):
@@ -41,7 +36,7 @@ def test_escaped_quotes_reach_mm_and_workspace_as_claude_code_reads_them(store, 
         work = tmp_path / target[0]
         work.mkdir()
         rt = _round(src, work, *target)
-        view = read(_files(work / "b"))
+        view = read(tree_bytes(work / "b"))
         seen = next(iter(view.notes.values()))
         value = seen.fields.get(key) if key in seen.fields else seen.fields.get("entryBody")
         assert value == 'keep "什么不能动" in mind', value  # no literal backslashes
@@ -57,7 +52,7 @@ def test_a_value_starting_with_a_quoted_part_keeps_its_opening_quote(store, tmp_
         rt = _round(src, work, *target, defaults={"created": "2026-01-01", "updated": "2026-01-01"})
         assert rt.same_bytes
     # the upstream doctor strips one quote pair: the writer quotes the whole value for it
-    up = er.upstream(_files(tmp_path / "upstream" / "b"))
+    up = er.upstream(tree_bytes(tmp_path / "upstream" / "b"))
     assert up.notes["a_note.md"].fields["description"] == '"안 나옴" 같은 관측'
 
 
@@ -86,7 +81,7 @@ def test_upstream_to_claude_code_quotes_a_colon_space_value(store, tmp_path):
                                 "created: 2026-01-01\nupdated: 2026-01-02\n---\n\nbody\n"})
     src = dialects.get("engramory").read(str(root), "upstream")
     rt = _round(src, tmp_path, "engramory", "claude-code")
-    view = er.claude_code(_files(tmp_path / "b")).notes["release.md"]
+    view = er.claude_code(tree_bytes(tmp_path / "b")).notes["release.md"]
     assert view.readable and view.fields["description"] == "Release notes (API/CLI/docs): check them"
     assert rt.same_bytes  # and the upstream note is back as it was, unquoted
 
@@ -110,7 +105,7 @@ def test_workspace_title_and_comma_tags_survive_mm(tmp_path):
     assert convert.plan_conversion(mm, out, "workspace").written
     text = (out / "Deploy.Notes_v2.md").read_text(encoding="utf-8")
     assert "tags: infra, deploy\n" in text and "[" not in text.split("---")[1]
-    assert wr.plugin(_files(out)).notes["Deploy.Notes_v2.md"].fields["tags"] == ["infra", "deploy"]
+    assert wr.plugin(tree_bytes(out)).notes["Deploy.Notes_v2.md"].fields["tags"] == ["infra", "deploy"]
 
 
 def test_a_writer_bug_the_reader_mirrors_is_refused_naming_note_field_values_and_tool(monkeypatch, tmp_path):
@@ -204,7 +199,7 @@ def test_dates_move_into_the_targets_form_and_back(tmp_path):
     rt = _round(src, tmp_path, "workspace")
     note = next(p for p in (tmp_path / "b").glob("*.md") if p.name != "MEMORY.md").read_text(encoding="utf-8")
     assert "created: 2026-09-01T00:00:00.000Z\n" in note and "mmlint-created: 2026-09-01\n" in note
-    assert wr.plugin(_files(tmp_path / "b")).notes  # the plugin reads the ISO form natively
+    assert wr.plugin(tree_bytes(tmp_path / "b")).notes  # the plugin reads the ISO form natively
     assert rt.same_bytes  # and upstream gets its YYYY-MM-DD back
     mm = dialects.get("mm").read(str(FIXTURES / "mm/basic/store"))
     out = tmp_path / "rv"

@@ -15,7 +15,6 @@ no I/O and never raises on bad input.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,30 +95,6 @@ class Reading:
         if view is None or not view.readable:
             return None
         return self.values(view)
-
-
-def load_files(root: str, limit: int = 64 * 1024 * 1024) -> dict[str, bytes]:
-    """Every regular file below ``root`` (not following symlinks), POSIX
-    path -> bytes, for a reading of a store on disk. Files over ``limit``
-    bytes and unreadable ones are left out; folders of other tools
-    (``.git`` and friends) are not entered."""
-    out: dict[str, bytes] = {}
-    for base, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in (".git", ".obsidian", ".trash", ".claude")
-                         and not os.path.islink(os.path.join(base, d)))
-        for name in sorted(files):
-            full = os.path.join(base, name)
-            if os.path.islink(full) or not os.path.isfile(full):
-                continue
-            try:
-                if os.path.getsize(full) > limit:
-                    continue
-                with open(full, "rb") as fh:
-                    data = fh.read()
-            except OSError:
-                continue
-            out[os.path.relpath(full, root).replace(os.sep, "/")] = data
-    return out
 
 
 def scalar_text(value: Any) -> Any:
