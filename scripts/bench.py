@@ -197,6 +197,15 @@ def one_changed(root: str, n: int, check: list[str], doctor: str | None, runs: i
           + (f"; {s.ratio('one', 'doctor'):.2f}× doctor" if doctor is not None else "")))
 
 
+def editable_install() -> bool:
+    """Whether a child started as the benchmark starts mmlint loads an
+    editable install's import finder at start-up (a ``__editable__*`` module
+    that ``site`` imports from a ``.pth`` file; ``pip install .`` has none)."""
+    probe = "import sys; print(any(m.startswith('__editable__') for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=CHILD_ENV).stdout
+    return out.strip() == "True"
+
+
 def mmlint_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "mmlint", *args]
 
@@ -249,9 +258,16 @@ def main() -> None:
         notes.append("check-jsonschema ABSENT (pip install '.[bench]' or set MMLINT_BENCH_CJS): no check-jsonschema rows")
     if not cache:
         notes.append("this mmlint has no result cache (no --no-cache option): no warm rows")
+    if editable_install():
+        notes.append("mmlint is an EDITABLE install here: every start-up pays its import finder (~10 ms), "
+                      "which `pip install .` does not; measure start-up with a plain install")
 
+    try:
+        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        commit = ""
     print(f"mmlint bench: {runs} interleaved rounds, medians; python {sys.version.split()[0]}; {os.cpu_count()} CPUs; "
-          f"load {os.getloadavg()[0]:.2f}")
+          f"load {os.getloadavg()[0]:.2f}; commit {commit or 'unknown'}")
     for line in notes:
         print("NOTE:", line)
     print("\n| work | median wall | peak RSS | against | ratio |\n|---|---|---|---|---|", flush=True)
