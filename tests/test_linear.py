@@ -18,7 +18,7 @@ import time
 import pytest
 
 from mmlint import frontmatter, markdown, textutil
-from mmlint.dialects import engramory, mm, mm_reading
+from mmlint.dialects import engramory, mm, mm_reading, workspace
 from mmlint.rules import frontmatter as fm_rules
 from mmlint.rules import store as store_rules
 from mmlint.rules import suppressions
@@ -39,6 +39,9 @@ SCANNERS = {
     "mm detection": (lambda t: (mm._MM_HEADER_RE.search(t), mm._MM_ENTRY_RE.search(t)), ["> " * (N // 2), ">\t" * (N // 2), "\n" * N]),
     "mm index reader": (lambda t: mm.read_index("MEMORY.md", t.encode("utf-8", "surrogateescape")),
                         ["## t\n>" + "a:" * (N // 2), "## t\n- **k:**" + " " * N + "x", "## t\n- **" + "a" * N, "#" + " " * N + "x"]),
+    # a section per link: sections were assigned by a scan of every heading for every link
+    "workspace index reader": (lambda t: workspace.read_index("MEMORY.md", t.encode("utf-8", "surrogateescape")),
+                               ["## s\n- [a](b.md)\n" * (N // 17), "## s\n[a](b.md)\n" * (N // 16)]),
     "mm note reader": (lambda t: mm.read_note_text(t.encode("utf-8", "surrogateescape")), ["#" + " " * N + "x", "> mm-a:" + " " * N + "\u2028x"]),
     "mm reference reading": (lambda t: (mm_reading._meta(t), mm_reading._title(t), mm_reading._note_meta(t)),
                              ["- **k:**" + " " * N + "x\u2028", "#" + " " * N + "x\u2028", "> mm-a:" + " " * N + "x\u2028"]),

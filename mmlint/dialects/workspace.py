@@ -11,6 +11,7 @@ in its header, and the writer regenerates it whenever a note changed.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from typing import Any
@@ -139,6 +140,10 @@ class IndexLayout(Record):
         self.read = read
 
 
+#: The generated header's count line (``- 共 12 条记忆``).
+_COUNT_LINE = lazy_re(r"^- 共 (\d+) 条记忆$")
+
+
 def read_index(path: str, data: bytes) -> Index:
     """Parse the projection: header paths and one entry per listed note."""
     from mmlint import markdown
@@ -157,17 +162,17 @@ def read_index(path: str, data: bytes) -> Index:
         for label, key in (("- 工作区：", "workspace"), ("- 记忆根目录：", "root")):
             if line.startswith(label):
                 idx.header[key] = line[len(label):].strip().strip("`")
-        m = re.match(r"^- 共 (\d+) 条记忆$", line)
+        m = _COUNT_LINE.match(line)
         if m:
             idx.header["count"] = m.group(1)
     sections = sorted((h[0], h[2]) for h in idx.headings if h[1] == 2)
+    starts = [line_no for line_no, _ in sections]
     for link in parsed.links:
         if link.kind != "link":
             continue
-        section = None
-        for line_no, heading in sections:
-            if line_no < link.line:
-                section = heading
+        # the last level-2 heading above the link's line (bisect: linear in links + sections)
+        at = bisect.bisect_left(starts, link.line)
+        section = sections[at - 1][1] if at else None
         dest = link.dest
         target = dest[2:] if dest.startswith("./") else dest
         e = Entry(Span(path, link.line, 1), pointer=dest, target=target, title=link.text, section=section,
