@@ -95,3 +95,84 @@ def test_dates_memoised_as_parsed():
 
     for v in ("2026-01-02", "2026-02-30", "２０２６-01-01", "2026-01-01T10:00", "", None, 5, "x"):
         assert fm_rules._date(v) == fm_rules._parse_date(v)
+
+
+# ---------------------------------------------------------------- F114 / F116 labels
+
+def _labels_reference(body):
+    """F114's label search as it was: every unfenced line tried."""
+    from mmlint.rules import frontmatter as fm
+
+    why = how = near_why = near_how = False
+    for _, line in fm._unfenced(body.split("\n")):
+        if not why and (fm._WHY.match(line) or fm._WHY_HEAD.match(line)):
+            why = True
+        elif not why and fm._WHY_NEAR.match(line):
+            near_why = True
+        if not how and (fm._HOW.match(line) or fm._HOW_HEAD.match(line)):
+            how = True
+        elif not how and fm._HOW_NEAR.match(line):
+            near_how = True
+    return why, how, near_why, near_how
+
+
+def _empty_labels_reference(body):
+    """F116's search as it was: every unfenced line tried."""
+    from mmlint.rules import frontmatter as fm
+
+    out = []
+    lines = body.split("\n")
+    for i, line in fm._unfenced(lines):
+        lm = fm._LABEL_REST.match(line)
+        if not lm:
+            continue
+        rest = fm.strip_comments(lm.group(2)).strip(" *_")
+        j = i + 1
+        while not rest and j < len(lines):
+            nxt = lines[j]
+            j += 1
+            if not nxt.strip():
+                continue
+            if fm._LABEL_REST.match(nxt) or nxt.lstrip().startswith("#"):
+                break
+            rest = fm.strip_comments(nxt).strip(" *_-")
+        if not rest:
+            out.append((i, "Why" if lm.group(1).lower() == "why" else "How to apply"))
+    return out
+
+
+LABEL_PIECES = ["Why", "why", "WHY", "How to apply", "how to apply", "HOW TO APPLY", "how", "How", "apply", "wHy",
+                "**", "__", ":", "：", " ", "\t", "#", "## ", "> ", "- ", "* ", "1. ", "2) ", "(since 2026)", "（注）",
+                "```", "~~~", "   ```", "    ~~~", "<!-- x -->", "<!--", "-->", "text", "w", "W", "ẃ", "Ｗ", "\r",
+                "ｗhy", "because", "do it"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(LABEL_PIECES), max_size=7).map("".join), max_size=8).map("\n".join))
+@example("**Why:** because.\n\n**How to apply:** do it.\n")
+@example("```\n**Why:** x\n```\nHow to apply:\n")
+@example("## Why\n\n~~~\nHow to apply: x\n~~~\n")
+@example("**Why:**\n\n**How to apply:** <!-- fill -->\n")
+@example("Why\nhow\n")
+def test_label_searches_match_every_line_search(body):
+    from mmlint.rules import frontmatter as fm
+
+    assert fm._labels(body) == _labels_reference(body)
+    assert fm._empty_labels(body) == _empty_labels_reference(body)
+
+
+def test_only_w_matches_w_ignoring_case():
+    import re
+
+    everything = "".join(map(chr, range(0x110000)))
+    assert sorted(set(re.findall("w", everything, re.IGNORECASE))) == ["W", "w"]
+
+
+@pytest.mark.parametrize("root", corpus_stores() + fixture_stores(), ids=store_id)
+def test_label_searches_on_real_notes(root):
+    from mmlint.rules import frontmatter as fm
+
+    _, store = _read(root)
+    for n in store.notes:
+        assert fm._labels(n.body) == _labels_reference(n.body), n.path
+        assert fm._empty_labels(n.body) == _empty_labels_reference(n.body), n.path

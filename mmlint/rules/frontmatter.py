@@ -320,9 +320,25 @@ def _unfenced(lines: list[str]):
             yield i, line
 
 
+def _outside_fences(body: str, lines: list[str]):
+    """:func:`_unfenced` of ``lines`` (``body.split("\n")``); a body without
+    a fence marker has no fenced lines to track."""
+    return _unfenced(lines) if "```" in body or "~~~" in body else enumerate(lines)
+
+
+# Lines without a w: each of _WHY, _HOW, the heads, the near misses and
+# _LABEL_REST matches "why" or "how" ignoring case, so a line holding neither
+# "w" nor "W" matches none of them and is not tried (tests/test_rule_fastpaths.py
+# checks that no other character matches "w" ignoring case).
+
+
 def _labels(body: str) -> tuple[bool, bool, bool, bool]:
     why = how = near_why = near_how = False
-    for _, line in _unfenced(body.split("\n")):
+    for _, line in _outside_fences(body, body.split("\n")):
+        if "w" not in line and "W" not in line:
+            continue  # no label on a line without a w (see above _labels)
+        if why and how:
+            break  # nothing left to find: the near misses are only looked for while a label is missing
         if not why and (_WHY.match(line) or _WHY_HEAD.match(line)):
             why = True
         elif not why and _WHY_NEAR.match(line):
@@ -406,25 +422,35 @@ def empty_why_how(ctx: Context):
     for n in ctx.store.notes:
         if n.type not in ("feedback", "project") or _skip(ctx, n):
             continue
-        lines = n.body.split("\n")
         offset = body_line_offset(n)
-        for i, line in _unfenced(lines):
-            lm = _LABEL_REST.match(line)
-            if not lm:
-                continue
-            rest = strip_comments(lm.group(2)).strip(" *_")
-            j = i + 1
-            while not rest and j < len(lines):
-                nxt = lines[j]
-                j += 1
-                if not nxt.strip():
-                    continue  # the content may follow a blank line (a list, a paragraph)
-                if _LABEL_REST.match(nxt) or nxt.lstrip().startswith("#"):
-                    break
-                rest = strip_comments(nxt).strip(" *_-")
-            if not rest:
-                label = "Why" if lm.group(1).lower() == "why" else "How to apply"
-                yield Finding(Span(n.path, offset + i + 1, 1), f"'{label}:' label has no content")
+        for i, label in _empty_labels(n.body):
+            yield Finding(Span(n.path, offset + i + 1, 1), f"'{label}:' label has no content")
+
+
+def _empty_labels(body: str) -> list[tuple[int, str]]:
+    """``(line index in body, "Why" or "How to apply")`` of each label of
+    ``body`` with nothing after it (F116)."""
+    out = []
+    lines = body.split("\n")
+    for i, line in _outside_fences(body, lines):
+        if "w" not in line and "W" not in line:
+            continue  # no label on a line without a w (see above _labels)
+        lm = _LABEL_REST.match(line)
+        if not lm:
+            continue
+        rest = strip_comments(lm.group(2)).strip(" *_")
+        j = i + 1
+        while not rest and j < len(lines):
+            nxt = lines[j]
+            j += 1
+            if not nxt.strip():
+                continue  # the content may follow a blank line (a list, a paragraph)
+            if _LABEL_REST.match(nxt) or nxt.lstrip().startswith("#"):
+                break
+            rest = strip_comments(nxt).strip(" *_-")
+        if not rest:
+            out.append((i, "Why" if lm.group(1).lower() == "why" else "How to apply"))
+    return out
 
 
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
