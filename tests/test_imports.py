@@ -3,6 +3,8 @@ imports markdown-it and jsonschema only when a store needs them."""
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import make_store, modules_after
 
 NOTE = "---\nname: {n}\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\n{body}"
@@ -115,3 +117,43 @@ def test_the_collector_is_off_during_a_command_and_restored_after(tmp_path, monk
     assert gc.isenabled()
     cli.main(["check", str(_store(tmp_path / "plain")), "--format", "json", "--profile", "upstream", "--no-cache"])
     assert seen == [False] and gc.isenabled()
+
+
+def _added(argv: list[str]) -> set[str]:
+    """Modules (dotted names) that running ``mmlint argv`` in a fresh
+    interpreter imports beyond those present before mmlint is imported (an
+    editable install's finder brings pathlib and urllib.parse at start-up; a
+    user's ``pip install .`` does not)."""
+    import json
+    import os
+    import site
+    import subprocess
+    import sys
+
+    import mmlint
+
+    code = ("import io, sys\nbefore = set(sys.modules)\nimport mmlint.cli as c\n"
+            "sys.stdout = io.StringIO()\n"
+            "try:\n    c.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "added = sorted(set(sys.modules) - before)\nimport json\n"
+            "sys.stderr.write('\\nADDED ' + json.dumps(added))")
+    # no site module (-S): an editable install's import finder, whose .pth
+    # file imports pathlib and urllib.parse, would hide them; mmlint and its
+    # libraries come from PYTHONPATH instead, as from a plain install
+    path = [os.path.dirname(os.path.dirname(mmlint.__file__)), *site.getsitepackages()]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    proc = subprocess.run([sys.executable, "-S", "-c", code, *argv], capture_output=True, text=True, env=env)
+    return set(json.loads(proc.stderr.rsplit("ADDED ", 1)[-1]))
+
+
+@pytest.fixture(scope="module")
+def plain_check_adds(tmp_path_factory) -> set[str]:
+    """What a plain check (JSON output, no cache) adds to a bare interpreter."""
+    root = _store(tmp_path_factory.mktemp("plain"))
+    return _added(["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"])
+
+
+def test_plain_check_imports_no_url_or_path_library(plain_check_adds):
+    # resolve unquotes only a target with a "%"; the schemas are read with os
+    assert plain_check_adds & {"urllib", "urllib.parse", "ipaddress", "pathlib", "fnmatch", "ntpath"} == set()
+    assert "mmlint.rules" in plain_check_adds  # the probe ran a check
