@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
+from mmlint._record import Frozen, Record
 from mmlint.errors import CheckError
 
 #: Candidate file names in one folder, strongest first.
@@ -52,8 +52,7 @@ class ConfigError(CheckError):
         self.key = key
 
 
-@dataclass(frozen=True)
-class PathIgnore:
+class PathIgnore(Frozen):
     """Rules to skip in the files a glob matches.
 
     Attributes:
@@ -64,13 +63,15 @@ class PathIgnore:
         codes: rule selectors (codes, names, code prefixes).
     """
 
-    base: str
-    pattern: str
-    codes: frozenset[str]
-    regex: Any = field(compare=False, repr=False, default=None)
+    __slots__ = ("base", "pattern", "codes", "regex")
+    _fields = ("base", "pattern", "codes")  # ``regex`` (the compiled glob) is neither shown nor compared
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "regex", glob_regex(self.pattern))
+    def __init__(self, base: str, pattern: str, codes: frozenset[str], regex: Any = None) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "base", base)
+        setattr_(self, "pattern", pattern)
+        setattr_(self, "codes", codes)
+        setattr_(self, "regex", glob_regex(pattern))  # whatever ``regex`` says, as the dataclass's __post_init__ did
 
     def matches(self, path: str) -> bool:
         """Whether the absolute file ``path`` is one the glob names."""
@@ -125,26 +126,33 @@ def _class_end(pattern: str, i: int) -> int:
     return pattern.find("]", start)
 
 
-@dataclass
-class Config:
+class Config(Record):
     """A configuration after ``extend``: the keys of the schema, checked.
 
     ``path`` is the file it came from (``None``: no file applies);
     ``severity`` keys are rule codes; ``select`` is ``None`` when not set.
     """
 
-    path: str | None = None
-    select: list[str] | None = None
-    ignore: list[str] = field(default_factory=list)
-    per_path_ignores: list[PathIgnore] = field(default_factory=list)
-    severity: dict[str, str] = field(default_factory=dict)
-    dialect: str | None = None
-    profile: str | None = None
-    caps: dict[str, int] = field(default_factory=dict)
-    hygiene: dict[str, Any] = field(default_factory=dict)
-    #: the absolute paths of the files ``path`` extends (directly or not),
-    #: nearest first; empty without ``extend`` (the result cache records them)
-    extended: list[str] = field(default_factory=list)
+    __slots__ = _fields = ("path", "select", "ignore", "per_path_ignores", "severity", "dialect", "profile", "caps",
+                           "hygiene", "extended")
+
+    def __init__(self, path: str | None = None, select: list[str] | None = None, ignore: list[str] | None = None,
+                 per_path_ignores: list[PathIgnore] | None = None, severity: dict[str, str] | None = None,
+                 dialect: str | None = None, profile: str | None = None, caps: dict[str, int] | None = None,
+                 hygiene: dict[str, Any] | None = None, extended: list[str] | None = None) -> None:
+        # ``None`` for a list or dict field: a fresh empty one
+        self.path = path
+        self.select = select
+        self.ignore = [] if ignore is None else ignore
+        self.per_path_ignores = [] if per_path_ignores is None else per_path_ignores
+        self.severity = {} if severity is None else severity
+        self.dialect = dialect
+        self.profile = profile
+        self.caps = {} if caps is None else caps
+        self.hygiene = {} if hygiene is None else hygiene
+        #: the absolute paths of the files ``path`` extends (directly or not),
+        #: nearest first; empty without ``extend`` (the result cache records them)
+        self.extended = [] if extended is None else extended
 
     def options(self, cli: Any = None) -> Any:
         """:class:`mmlint.rules.Options` for this configuration with the

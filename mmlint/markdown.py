@@ -15,13 +15,13 @@ handed to it (the index is bounded by the read limit and its caps).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from mmlint._record import Frozen
 
-@dataclass(frozen=True, slots=True)
-class Link:
+
+class Link(Frozen):
     """A link found in markdown text.
 
     Attributes:
@@ -35,12 +35,16 @@ class Link:
             on ``line`` (0 when unknown).
     """
 
-    line: int
-    column: int
-    dest: str
-    text: str
-    kind: str = "link"
-    end_column: int = 0
+    __slots__ = _fields = ("line", "column", "dest", "text", "kind", "end_column")
+
+    def __init__(self, line: int, column: int, dest: str, text: str, kind: str = "link", end_column: int = 0) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "line", line)
+        setattr_(self, "column", column)
+        setattr_(self, "dest", dest)
+        setattr_(self, "text", text)
+        setattr_(self, "kind", kind)
+        setattr_(self, "end_column", end_column)
 
 
 @lru_cache(maxsize=1)
@@ -211,8 +215,7 @@ def split_lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-@dataclass(frozen=True)
-class Outline:
+class Outline(Frozen):
     """What index readers need from a markdown text.
 
     Attributes:
@@ -223,10 +226,15 @@ class Outline:
             markdown-it import).
     """
 
-    links: list[Link]
-    headings: list[tuple[int, int, str]]
-    html_lines: frozenset[int]
-    fast: bool = False
+    __slots__ = _fields = ("links", "headings", "html_lines", "fast")
+
+    def __init__(self, links: list[Link], headings: list[tuple[int, int, str]], html_lines: frozenset[int],
+                 fast: bool = False) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "links", links)
+        setattr_(self, "headings", headings)
+        setattr_(self, "html_lines", html_lines)
+        setattr_(self, "fast", fast)
 
 
 def outline(text: str) -> Outline:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, MutableMapping
-from dataclasses import dataclass, field
 from functools import lru_cache
 from struct import Struct
 from typing import Any
@@ -399,8 +398,7 @@ class FileRecord(Record):
         self.reason = reason
 
 
-@dataclass
-class Store:
+class Store(Record):
     """A memory store read by one dialect.
 
     Attributes:
@@ -416,14 +414,26 @@ class Store:
             :data:`mmlint.carriers.ORIGIN_FILE`), or ``None``; not a value.
     """
 
-    root: str
-    dialect: str
-    profile: str | None = None
-    index: Index | None = None
-    notes: list[Note] = field(default_factory=list)
-    files: dict[str, FileRecord] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    origin: dict[str, Any] | None = None
+    # no __slots__: note_at keeps its path map in the instance dict
+    _fields = ("root", "dialect", "profile", "index", "notes", "files", "problems", "origin")
+
+    def __init__(self, root: str, dialect: str, profile: str | None = None, index: Index | None = None,
+                 notes: list[Note] | None = None, files: dict[str, FileRecord] | None = None,
+                 problems: list[Problem] | None = None, origin: dict[str, Any] | None = None) -> None:
+        self.root = root
+        self.dialect = dialect
+        self.profile = profile
+        self.index = index
+        self.notes = [] if notes is None else notes
+        self.files = {} if files is None else files
+        self.problems = [] if problems is None else problems
+        self.origin = origin
+
+    def replace(self, **changes: Any) -> Store:
+        """A new store with the same fields but ``changes`` (what
+        ``dataclasses.replace`` made of the dataclass this was: a fresh
+        instance, no cached path map)."""
+        return Store(**{**{name: getattr(self, name) for name in self._fields}, **changes})
 
     def note_at(self, path: str) -> Note | None:
         """The note stored at ``path`` (POSIX, store-relative), or ``None``."""

@@ -22,11 +22,11 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, Iterable, Iterator
 
 from mmlint import outside
+from mmlint._record import Frozen
 from mmlint.cache import UNWALKED as _UNWALKED
 
 #: Resolution kinds of a local path.
@@ -47,8 +47,7 @@ URI = "uri"  #: an ``mm:`` URI (resolved by topic, see :func:`parse_mm_uri`)
 LOCAL_KINDS = frozenset({NOTE, FOLDER, MISSING, OUTSIDE, NOT_OPENABLE, FILE})
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(Frozen):
     """What a pointer reaches.
 
     Attributes:
@@ -65,11 +64,16 @@ class Resolution:
             walk skipped.
     """
 
-    kind: str
-    path: str | None = None
-    note: str | None = None
-    reason: str = ""
-    file_kind: str = ""
+    __slots__ = _fields = ("kind", "path", "note", "reason", "file_kind")
+
+    def __init__(self, kind: str, path: str | None = None, note: str | None = None, reason: str = "",
+                 file_kind: str = "") -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "kind", kind)
+        setattr_(self, "path", path)
+        setattr_(self, "note", note)
+        setattr_(self, "reason", reason)
+        setattr_(self, "file_kind", file_kind)
 
 
 def _is_drive(path: str) -> bool:
@@ -374,8 +378,7 @@ def find_mm_uris(text: str) -> list[tuple[int, str | None, str, int]]:
 # ---------------------------------------------------------------- note links
 
 
-@dataclass(frozen=True, slots=True)
-class Ref:
+class Ref(Frozen):
     """A link from one note to something else.
 
     Attributes:
@@ -387,12 +390,16 @@ class Ref:
             :data:`MISSING`, or :data:`REMOTE` for another memory's URI.
     """
 
-    source: str
-    line: int
-    column: int
-    kind: str
-    dest: str
-    resolution: Resolution
+    __slots__ = _fields = ("source", "line", "column", "kind", "dest", "resolution")
+
+    def __init__(self, source: str, line: int, column: int, kind: str, dest: str, resolution: Resolution) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "source", source)
+        setattr_(self, "line", line)
+        setattr_(self, "column", column)
+        setattr_(self, "kind", kind)
+        setattr_(self, "dest", dest)
+        setattr_(self, "resolution", resolution)
 
 
 def note_refs(store: Any, dialect: Any = None) -> list[Ref]:

@@ -157,3 +157,21 @@ def test_plain_check_imports_no_url_or_path_library(plain_check_adds):
     # resolve unquotes only a target with a "%"; the schemas are read with os
     assert plain_check_adds & {"urllib", "urllib.parse", "ipaddress", "pathlib", "fnmatch", "ntpath"} == set()
     assert "mmlint.rules" in plain_check_adds  # the probe ran a check
+
+
+def test_plain_check_imports_no_dataclasses(plain_check_adds):
+    # every class on the path is a plain mmlint._record class: no dataclasses, nor what it imports
+    assert plain_check_adds & {"dataclasses", "inspect", "ast", "dis", "tokenize", "copy"} == set()
+
+
+def test_reader_rule_docs_read_as_when_cleaned_at_registration():
+    # reader_rule keeps the doc as written (no inspect at import); every reader
+    # of Rule.doc cleans it, which gives what cleaning a cleaned doc gave
+    import inspect
+
+    from mmlint import rules
+
+    reader = [r for r in rules.load().values() if r.func is None]
+    assert len(reader) >= 15
+    for r in reader:
+        assert inspect.cleandoc(r.doc) == inspect.cleandoc(inspect.cleandoc(r.doc)), r.code

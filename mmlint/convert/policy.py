@@ -24,7 +24,6 @@ loss policy", docs/convert.md):
 from __future__ import annotations
 
 import copy
-import dataclasses
 import re
 from typing import Any
 
@@ -62,7 +61,7 @@ def working_copy(store: Store) -> Store:
         c = copy.copy(n)
         c.extra = dict(n.extra)
         notes.append(c)
-    return dataclasses.replace(store, notes=notes)
+    return store.replace(notes=notes)
 
 
 def blocking_problems(source: Store, plan: Plan) -> None:

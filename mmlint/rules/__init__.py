@@ -274,10 +274,11 @@ def rule(code: str, name: str, severity: str, dialects: Iterable[str] | None = N
 def reader_rule(code: str, name: str, severity: str, doc: str, dialects: Iterable[str] | None = None,
                 profiles: Iterable[str] | None = None, severity_by: dict[str, str] | None = None) -> None:
     """Register a rule with no check function: its findings come from a
-    reader :class:`Problem` or from the engine itself (suppressions)."""
-    import inspect  # here, not at import: a plain check may not need it otherwise
-
-    _register(code, name, severity, dialects, profiles, None, inspect.cleandoc(doc), _caller_module(), NO_FIX, severity_by)
+    reader :class:`Problem` or from the engine itself (suppressions).
+    ``doc`` is kept as written, as a function rule's ``__doc__`` is (its
+    readers clean it with ``inspect.cleandoc``; registering imports no
+    :mod:`inspect`)."""
+    _register(code, name, severity, dialects, profiles, None, doc, _caller_module(), NO_FIX, severity_by)
 
 
 def _caller_module() -> str:
