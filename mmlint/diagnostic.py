@@ -7,7 +7,10 @@ and free of :mod:`dataclasses`, so that a check answered by the result cache
 
 from __future__ import annotations
 
-from typing import Any
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Diagnostic:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import NamedTuple
+from collections import namedtuple
 
 
 class NoStore(Exception):
@@ -36,11 +36,11 @@ class NoStore(Exception):
         self.looked = looked
 
 
-class Found(NamedTuple):
-    """A store location: ``path`` (absolute) and ``how`` it was found (immutable)."""
+class Found(namedtuple("Found", ("path", "how"))):
+    """A store location: ``path`` (absolute, str) and ``how`` it was found
+    (str); an immutable :func:`collections.namedtuple`."""
 
-    path: str
-    how: str
+    __slots__ = ()
 
 
 _ENV_RE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")

@@ -16,7 +16,10 @@ importing the API back. ``OSError`` from the file system is not wrapped.
 
 from __future__ import annotations
 
-from typing import Any
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class MmlintError(Exception):

@@ -22,10 +22,13 @@ reproduce untouched lines byte for byte.
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from mmlint._record import Record
 from mmlint.textutil import echo, lazy_re, lone_surrogate, split_lines
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Values that the restricted grammar writes plainly only when they avoid these.
 _PLAIN_START = set("-?:,[]{}#&*!|>'\"%@`")

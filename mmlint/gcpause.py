@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from typing import Iterator
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Iterator
 
 
 @contextmanager

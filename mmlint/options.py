@@ -8,7 +8,10 @@ options without importing the rules.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 
 class Options:

@@ -25,7 +25,10 @@ This module imports nothing but :mod:`os` and :mod:`typing` at load (and
 from __future__ import annotations
 
 import os
-from typing import Any
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The notes of the active :class:`noting` (a ``contextvars.ContextVar``),
 #: made on first use: a cache hit, which only calls :func:`holds`, does

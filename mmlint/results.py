@@ -10,7 +10,10 @@ no model, no rules), so that a check answered by the result cache
 from __future__ import annotations
 
 import os
-from typing import Any
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class StoreResult:

@@ -9,19 +9,19 @@ It lives in a module that imports nothing of mmlint (and no
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections import namedtuple
 
 
-class Span(NamedTuple):
+class Span(namedtuple("Span", ("path", "line", "column", "end_line", "end_column"), defaults=(1, 1, None, None))):
     """A place in a store: ``path`` (POSIX, relative to the store root),
     1-based ``line`` and ``column`` (column counted in code points), and an
     optional end (inclusive line, exclusive column).
 
     Immutable, hashable and ordered by ``(path, line, column, end_line,
-    end_column)``."""
+    end_column)``. Fields: ``path: str``, ``line: int = 1``, ``column: int =
+    1``, ``end_line: int | None = None``, ``end_column: int | None = None``.
 
-    path: str
-    line: int = 1
-    column: int = 1
-    end_line: int | None = None
-    end_column: int | None = None
+    A :func:`collections.namedtuple` (what ``typing.NamedTuple`` builds,
+    without importing :mod:`typing` on a check's path)."""
+
+    __slots__ = ()

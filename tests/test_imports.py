@@ -175,3 +175,8 @@ def test_reader_rule_docs_read_as_when_cleaned_at_registration():
     assert len(reader) >= 15
     for r in reader:
         assert inspect.cleandoc(r.doc) == inspect.cleandoc(inspect.cleandoc(r.doc)), r.code
+
+
+def test_plain_check_imports_no_typing(plain_check_adds):
+    # annotations name typing only under TYPE_CHECKING; Span, Found and Located are collections.namedtuple
+    assert "typing" not in plain_check_adds
