@@ -1,9 +1,10 @@
 """The ``mmlint`` command line: parse arguments and hand over to the command.
 
 Each subcommand is one module of :mod:`mmlint.commands` (its arguments and
-its ``run``); this module only builds the parser from
-:data:`mmlint.commands.COMMANDS`, calls the command, and turns a
-:class:`mmlint.errors.CheckError` into a one-line message.
+its ``run``); this module only parses (a plain command line through
+:mod:`mmlint.commands._fastargs`, anything else with the argparse parser it
+builds from :data:`mmlint.commands.COMMANDS`), calls the command, and turns
+a :class:`mmlint.errors.CheckError` into a one-line message.
 
 Exit status: 0 no errors (or a conversion written / planned), 1 findings at
 error level (or a conversion refused), 2 usage error or a store that could
@@ -93,11 +94,17 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _command(argv: Sequence[str] | None) -> int:
     argv = list(argv if argv is not None else sys.argv[1:])
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_USAGE
+    from mmlint.commands import _fastargs
+
+    # a plain command line needs no argparse (~4 ms with building the parser);
+    # anything else (help, errors, abbreviations, ...) goes to argparse
+    args = _fastargs.parse(argv, COMMANDS, load)
+    if args is None:
+        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return EXIT_USAGE
     from mmlint.errors import CheckError
 
     try:

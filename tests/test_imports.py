@@ -180,3 +180,8 @@ def test_reader_rule_docs_read_as_when_cleaned_at_registration():
 def test_plain_check_imports_no_typing(plain_check_adds):
     # annotations name typing only under TYPE_CHECKING; Span, Found and Located are collections.namedtuple
     assert "typing" not in plain_check_adds
+
+
+def test_plain_check_imports_no_argparse(plain_check_adds):
+    # a plain command line is parsed by mmlint.commands._fastargs (tests/test_fastargs.py)
+    assert plain_check_adds & {"argparse", "gettext", "locale", "mmlint.commands._parser"} == set()

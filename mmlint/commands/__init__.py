@@ -6,9 +6,11 @@
 - ``HELP``: the one-line help shown by ``mmlint --help``;
 - ``configure(parser)``: adds the command's arguments to its
   :class:`argparse.ArgumentParser` (imports nothing heavy);
-- ``run(args) -> int``: does the work with the parsed
-  :class:`argparse.Namespace` and returns the exit status; raises
-  :class:`mmlint.errors.CheckError` for a usage error (exit 2).
+- ``run(args) -> int``: does the work with the parsed arguments and
+  returns the exit status; raises :class:`mmlint.errors.CheckError` for a
+  usage error (exit 2). ``args`` is argparse's :class:`argparse.Namespace`,
+  or, for a plain command line that :mod:`mmlint.commands._fastargs` reads
+  without argparse, a :class:`types.SimpleNamespace` of the very same values.
 
 Adding a command = adding one module and one line here; :mod:`mmlint.cli`
 only builds the parser from this table and hands over.

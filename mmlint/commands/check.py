@@ -12,12 +12,15 @@ checked (``--exit-zero`` never hides a 2).
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 from mmlint.commands import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, add_color_option, add_config_options, add_store_options,
                              check_store_options, codes, say_found)
+
+TYPE_CHECKING = False  # a plain command line is parsed without argparse (mmlint.commands._fastargs)
+if TYPE_CHECKING:
+    import argparse
 
 HELP = "lint one or more stores"
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 from mmlint.commands import EXIT_OK
+
+TYPE_CHECKING = False  # a plain command line is parsed without argparse (mmlint.commands._fastargs)
+if TYPE_CHECKING:
+    import argparse
 
 HELP = "list every rule (code, name, severity, dialects)"
 

@@ -4,10 +4,13 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from mmlint.commands import EXIT_OK
+
+TYPE_CHECKING = False  # a plain command line is parsed without argparse (mmlint.commands._fastargs)
+if TYPE_CHECKING:
+    import argparse
 
 HELP = "list Claude Code stores under ~/.claude/projects with their projects; flag stranded and split ones"
 
