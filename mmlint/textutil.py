@@ -148,9 +148,12 @@ _ECHO_MAX = 80
 #: zero-width no-break space U+FEFF: a name holding one looks like a name
 #: without it) and every surrogate (an undecodable byte kept by
 #: :func:`decode`, or a lone one). A one-character class, so escaping is one
-#: linear pass.
-UNSAFE_CHARS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069"
-                          "\ufeff\ud800-\udfff]")
+#: linear pass. Compiled for the first non-ASCII text that needs it (~0.8 ms):
+#: on ASCII text it matches what :data:`_ASCII_UNSAFE` matches.
+UNSAFE_CHARS = lazy_re("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+                       "\ufeff\ud800-\udfff]")
+#: The ASCII characters of :data:`UNSAFE_CHARS`: the C0 controls and DEL.
+_ASCII_UNSAFE = re.compile("[\x00-\x1f\x7f]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -172,7 +175,14 @@ def printable(text: str) -> str:
     applies it to every message and hint, reporters to paths; after it, no
     store text can move the cursor, retitle or clear a terminal, reorder a
     line or start a new one."""
-    return UNSAFE_CHARS.sub(_escape_char, text) if UNSAFE_CHARS.search(text) else text
+    rx = _ASCII_UNSAFE if text.isascii() else UNSAFE_CHARS
+    return rx.sub(_escape_char, text) if rx.search(text) else text
+
+
+def unsafe_chars(text: str) -> list[str]:
+    """Every :data:`UNSAFE_CHARS` character of ``text``, in order (what
+    ``UNSAFE_CHARS.findall(text)`` gives)."""
+    return (_ASCII_UNSAFE if text.isascii() else UNSAFE_CHARS).findall(text)
 
 
 def echo(value: str, limit: int = _ECHO_MAX) -> str:

@@ -447,11 +447,12 @@ def past_recall_cut(ctx: Context):
 #: soft hyphen, the combining grapheme joiner, the Mongolian vowel separator,
 #: the zero-width and bidirectional format characters, the word joiner and
 #: invisible operators, the line and paragraph separators and U+FEFF. A
-#: one-character class: one linear pass per line.
-INVISIBLE = re.compile("[\u00a0\u00ad\u034f\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064"
+#: one-character class: one linear pass per line. Every one is outside ASCII:
+#: compiled for the first non-ASCII text that needs it (with BIDI, ~0.7 ms).
+INVISIBLE = lazy_re("[\u00a0\u00ad\u034f\u061c\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064"
                        "\u2066-\u206f\ufeff\ufff9-\ufffb]")
 #: The bidirectional controls: they reorder how the text around them is shown.
-BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+BIDI = lazy_re("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -537,6 +538,8 @@ def invisible_name(ctx: Context):
     Good: names of visible characters only.
     """
     for path in sorted(ctx.store.files):
+        if path.isascii():
+            continue  # every BIDI and INVISIBLE character is outside ASCII
         m = BIDI.search(path) or INVISIBLE.search(path)
         if m is None:
             continue

@@ -118,14 +118,14 @@ def control_character_in_name(ctx: Context):
     Bad: ``feedback_deploy\\n.md`` (a line break), ``x\\x1b[31m.md`` (ESC), ``notes\\u202ed.md`` (RLO)
     Good: ``feedback_deploy.md``
     """
-    from mmlint.textutil import UNSAFE_CHARS
+    from mmlint.textutil import unsafe_chars
 
     seen = set()
     for path in ctx.store.files:
         parts = path.split("/")
         for i in range(len(parts)):
             name, where = parts[i], "/".join(parts[: i + 1])
-            bad = sorted({c for c in UNSAFE_CHARS.findall(name) if not "\udc80" <= c <= "\udcff"})
+            bad = sorted({c for c in unsafe_chars(name) if not "\udc80" <= c <= "\udcff"})
             if bad and where not in seen:
                 seen.add(where)
                 what = "file name" if i == len(parts) - 1 else "folder name"
