@@ -318,12 +318,17 @@ def _no_pair_reaches(sets: Sequence[Collection[int]], threshold: float) -> bool:
     budget = JOIN_BUDGET * len(sets) + 1000
     # shingle -> the one set whose prefix holds it so far, or a list of them
     index: dict[int, int | list[int]] = {}
+    at = count.__getitem__
+    low = mask.__and__
     for x, sh in enumerate(sets):
         if not sh:
             continue
         m = len(sh)
+        p = m - math.ceil(t * m) + 1  # the prefix: the set's p rarest shingles
+        if list(map(at, map(low, sh))).count(1) >= p:
+            continue  # its prefix is all shingles counted once: none indexed, no candidate (see below)
         cand: set[int] = set()
-        for h in sorted(sh, key=by_rank)[: m - math.ceil(t * m) + 1]:
+        for h in sorted(sh, key=by_rank)[:p]:
             if count[h & mask] < 2:
                 continue  # no other set holds it (counts only add up): never a shared prefix shingle
             lst = index.get(h)
