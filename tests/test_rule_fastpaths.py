@@ -176,3 +176,94 @@ def test_label_searches_on_real_notes(root):
     for n in store.notes:
         assert fm._labels(n.body) == _labels_reference(n.body), n.path
         assert fm._empty_labels(n.body) == _empty_labels_reference(n.body), n.path
+
+
+# ---------------------------------------------------------------- byte gates over joined files (rules.shared)
+
+GATED = ("S106", "S107", "S111", "S112", "S114", "H106", "X114")
+BYTE_PIECES = [b"\x00", b"\r", b"\r\n", b"\n", b"<<<<<<< HEAD", b"<<<<<<<", b"=======", b">>>>>>> b", b"ghp_" + b"a" * 36,
+               b"AKIA" + b"B" * 16, b"sk-" + b"c" * 24, b"AIza" + b"d" * 35, b"-----BEGIN PRIVATE KEY-----", b"\xc3\xa9",
+               b"\xe9", b"\xc2\xa0", b"\xe2\x80\x8b", b"@", b"ana@hess-auto.fr", b"+33 6 12 34 56 78", b"123-45-6789",
+               b"AB 12 34 56 C", b"(555) 010-2233", b"2026-01-01", b"x", b"word ", b"name: a", b"---"]
+
+
+def _gated_findings(store, mod):
+    ctx = rules.Context(store, mod, rules.Options())
+    out = {}
+    registry = rules.load()
+    for code in GATED:
+        r = registry[code]
+        if rules.runs_on(r, store, ctx.options):
+            out[code] = [(f.span, f.message, f.hint, f.fix and f.fix.edits) for f in r.func(ctx)]
+    return out
+
+
+def _every_file(ctx, gate):
+    """The per-file loop the gates stand in front of: every record, in store order."""
+    return iter(ctx.store.files.values())
+
+
+def _held_to_per_file_loop(store, mod, monkeypatch):
+    from mmlint.rules import shared
+
+    fast = _gated_findings(store, mod)
+    for chunk in (1, 64):  # a file per chunk, and a few files per chunk
+        with monkeypatch.context() as m:
+            m.setattr(shared, "CHUNK", chunk)
+            assert _gated_findings(store, mod) == fast
+    with monkeypatch.context() as m:
+        m.setattr(shared, "gated", _every_file)
+        m.setattr(shared, "notes_ascii", lambda ctx: False)
+        assert _gated_findings(store, mod) == fast
+    return fast
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(BYTE_PIECES), max_size=10).map(b"".join), min_size=1, max_size=6),
+       st.lists(st.sampled_from(BYTE_PIECES), max_size=6).map(b"".join))
+def test_byte_gated_rules_match_their_per_file_loops(bodies, index_extra):
+    import tempfile
+    from pathlib import Path
+
+    monkeypatch = pytest.MonkeyPatch()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        lines = [b"# Memory Index", b"", b"## user"]
+        for i, body in enumerate(bodies):
+            head = b"---\nname: n%d\ndescription: d " % i + body[:20].replace(b"\n", b" ") + b"\ntype: user\n---\n\n"
+            (root / f"n{i}.md").write_bytes(head + body if i % 2 else body)
+            lines.append(b"- [N](n%d.md) - h" % i)
+        (root / "MEMORY.md").write_bytes(b"\n".join(lines) + b"\n" + index_extra)
+        mod = dialects.get("engramory")
+        store = mod.read(str(root), "upstream")
+        _held_to_per_file_loop(store, mod, monkeypatch)
+
+
+@pytest.mark.parametrize("root", corpus_stores() + fixture_stores(), ids=store_id)
+def test_byte_gated_rules_on_real_stores(root, monkeypatch):
+    mod, store = _read(root)
+    _held_to_per_file_loop(store, mod, monkeypatch)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=12), st.from_regex(rb"gh[pousr]_|github_pat_|A[KS]IA|sk-|xox[abprs]-|AIza|-----BEGIN ", fullmatch=True),
+       st.binary(max_size=12))
+def test_secret_needles_are_in_every_prefix_match(before, prefix, after):
+    from mmlint.rules import store as store_rules
+
+    data = before + prefix + after
+    assert store_rules._SECRET_PREFIXES.search(data) is not None
+    assert store_rules._has_secret_prefix(data)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["a", " ", "\n", "\ufeff", "\u00a0", "\u200b", "\u2028", "\u202e", "é", "key: v", "\r"]),
+                max_size=12).map("".join))
+def test_invisible_hits_match_the_line_by_line_search(text):
+    start = 1 if text.startswith("\ufeff") else 0
+    want = []
+    for i, line in enumerate(text.split("\n"), start=1):
+        m = interop.INVISIBLE.search(line, start if i == 1 else 0)
+        if m is not None:
+            want.append((i, m.start() + 1, m.group(), len(interop.INVISIBLE.findall(line)) - 1))
+    assert interop._invisible_hits(text) == want

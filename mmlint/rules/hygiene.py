@@ -19,7 +19,7 @@ import re
 
 from mmlint import outside, personal, similarity
 from mmlint.model import Note, Span
-from mmlint.rules import INFO, SAFE, WARNING, Context, Finding, Fix, body_line_offset, rule
+from mmlint.rules import INFO, SAFE, WARNING, Context, Finding, Fix, body_line_offset, rule, shared
 from mmlint.textutil import decode, echo
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
@@ -371,7 +371,11 @@ def personal_data(ctx: Context):
     kinds = frozenset(setting(ctx, "personal-data"))
     if not kinds:
         return
-    for rec in sorted(ctx.store.files.values(), key=lambda r: r.path):
+    # may_hold asked of many files' bytes joined by b"\n" first (mmlint.rules.shared): no
+    # newline is ASCII-breaking, an "@" or part of a digit run, so it holds of the joined
+    # bytes exactly when it holds of some file's
+    maybe = shared.gated(ctx, lambda data: personal.may_hold(data, kinds))
+    for rec in sorted(maybe, key=lambda r: r.path):
         if rec.kind not in ("note", "index") or not rec.data or not personal.may_hold(rec.data, kinds):
             continue
         text = decode(rec.data).text

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, reader_rule, rule
+from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, reader_rule, rule, shared
 from mmlint.textutil import echo, encode, lazy_re, to_lf
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
@@ -505,7 +505,7 @@ def invisible_character(ctx: Context):
     targets: list[tuple[str, str, int]] = []
     if store.index is not None and store.index.text and not store.index.text.isascii():
         targets.append((store.index.path, store.index.text, 0))
-    for n in store.notes:
+    for n in store.notes if not shared.notes_ascii(ctx) else ():  # ASCII notes only: none to look at
         rec = store.files.get(n.path)
         if rec is None or rec.kind != "note" or rec.data is None or not n.body_line or n.body_line <= 1:
             continue
@@ -514,15 +514,25 @@ def invisible_character(ctx: Context):
         head = rec.data.decode("utf-8", "surrogateescape").split("\n", n.body_line - 1)[: n.body_line - 1]
         targets.append((n.path, "\n".join(head), 0))
     for path, text, _ in targets:
-        start = 1 if text.startswith("\ufeff") else 0  # a leading BOM is X113's
-        for i, line in enumerate(text.split("\n"), start=1):
-            m = INVISIBLE.search(line, start if i == 1 else 0)
-            if m is None:
-                continue
-            more = len(INVISIBLE.findall(line)) - 1
+        for i, col, char, more in _invisible_hits(text):
             extra = f" (and {more} more on this line)" if more > 0 else ""
-            yield Finding(Span(path, i, m.start() + 1), f"invisible character {_char_name(m.group())}{extra}: the "
+            yield Finding(Span(path, i, col), f"invisible character {_char_name(char)}{extra}: the "
                           "line does not say what it shows", hint="retype the key and value with plain spaces")
+
+
+def _invisible_hits(text: str) -> list[tuple[int, int, str, int]]:
+    """``(line, column, character, how many more on the line)`` of the first
+    :data:`INVISIBLE` character of each line of ``text`` (split at ``\n``;
+    1-based), a leading BOM left out (X113's)."""
+    start = 1 if text.startswith("\ufeff") else 0
+    if INVISIBLE.search(text, start) is None:
+        return []  # a one-character class: no line holds one when the text does not
+    out = []
+    for i, line in enumerate(text.split("\n"), start=1):
+        m = INVISIBLE.search(line, start if i == 1 else 0)
+        if m is not None:
+            out.append((i, m.start() + 1, m.group(), len(INVISIBLE.findall(line)) - 1))
+    return out
 
 
 @rule("X115", "invisible-name", WARNING)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, reader_rule, rule
+from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, reader_rule, rule, shared
 from mmlint.textutil import count_lines, decode, echo, lazy_re
 
 reader_rule("S101", "symlink-escape", ERROR, """
@@ -68,6 +68,41 @@ def _first_bad(text: str) -> tuple[int, int]:
     return 1, 1
 
 
+# Gates asked of many files' bytes joined by b"\n" (mmlint.rules.shared):
+# each is true of the joined bytes exactly when it is of some file's, since
+# none of them can match the newline between two files.
+
+
+def _not_ascii(data: bytes) -> bool:
+    return not data.isascii()
+
+
+def _has_nul(data: bytes) -> bool:
+    return b"\x00" in data
+
+
+def _has_cr(data: bytes) -> bool:
+    return b"\r" in data
+
+
+def _has_conflict_start(data: bytes) -> bool:
+    return b"<<<<<<<" in data
+
+
+#: Substrings one of which every match of :data:`_SECRET_PREFIXES` other
+#: than the GitHub forms holds (those hold ``_`` and ``gh`` or ``github``):
+#: searched first, since finding a substring is much faster than trying the
+#: pattern at every byte.
+_SECRET_NEEDLES = (b"IA", b"sk-", b"xox", b"AIza", b"-----BEGIN ")
+
+
+def _has_secret_prefix(data: bytes) -> bool:
+    github = b"_" in data and (b"gh" in data or b"github" in data)
+    if not github and not any(k in data for k in _SECRET_NEEDLES):
+        return False
+    return _SECRET_PREFIXES.search(data) is not None
+
+
 @rule("S106", "invalid-utf8", WARNING, scope="file")
 def invalid_utf8(ctx: Context):
     """A note or the index holds bytes that are not valid UTF-8.
@@ -77,7 +112,7 @@ def invalid_utf8(ctx: Context):
     Bad: a note saved in Latin-1 (``caf\\xe9``)
     Good: the file re-saved as UTF-8.
     """
-    for rec in ctx.store.files.values():
+    for rec in shared.gated(ctx, _not_ascii):  # the joined bytes are ASCII when every file's are
         if rec.kind not in ("note", "index") or rec.data is None or rec.data.isascii():
             continue  # ASCII is valid UTF-8
         dec = decode(rec.data)
@@ -96,7 +131,7 @@ def nul_bytes(ctx: Context):
     Bad: a file of 4,096 NUL bytes
     Good: the note restored from history, or removed with its pointer.
     """
-    for rec in ctx.store.files.values():
+    for rec in shared.gated(ctx, _has_nul):
         if rec.kind in ("note", "index") and rec.data and b"\x00" in rec.data:
             dec = decode(rec.data)
             line, col = _first_bad(dec.text)
@@ -201,7 +236,7 @@ def cr_line_endings(ctx: Context):
     Good: LF line endings.
     Fix: safe: every CR becomes an LF; no other byte changes.
     """
-    for rec in ctx.store.files.values():
+    for rec in shared.gated(ctx, _has_cr):
         if rec.kind in ("note", "index") and rec.data and b"\r" in rec.data and b"\n" not in rec.data:
             yield Finding(Span(rec.path, 1, 1), "file uses CR-only line endings; most tools read it as a single line",
                           fix=Fix("convert CR line endings to LF", {rec.path: rec.data.replace(b"\r", b"\n")}))
@@ -244,7 +279,7 @@ def conflict_markers(ctx: Context):
     Bad: ``<<<<<<< HEAD`` in ``MEMORY.md``
     Good: resolve the merge.
     """
-    for rec in ctx.store.files.values():
+    for rec in shared.gated(ctx, _has_conflict_start):
         if rec.kind not in ("note", "index") or rec.data is None or b"<<<<<<<" not in rec.data:
             continue
         text = decode(rec.data).text
@@ -282,7 +317,7 @@ def secret_in_store(ctx: Context):
     Bad: ``token: ghp_...`` in a note
     Good: "the deploy token is in 1Password, item 'ci-deploy'"
     """
-    for rec in ctx.store.files.values():
+    for rec in shared.gated(ctx, _has_secret_prefix):
         if rec.kind not in ("note", "index") or not rec.data or _SECRET_PREFIXES.search(rec.data) is None:
             continue
         text = decode(rec.data).text
