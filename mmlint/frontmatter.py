@@ -24,6 +24,7 @@ from __future__ import annotations
 import sys
 
 from mmlint._record import Record
+from mmlint.model import EMPTY_LIST
 from mmlint.textutil import echo, lazy_re, lone_surrogate, split_lines
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
@@ -108,7 +109,7 @@ class Frontmatter:
         self.body_offset = body_offset
         self.problems = [] if problems is None else problems
         self._items: list[Item] | None = items
-        self._reload: tuple | None = None
+        self._reload: Any = None
         self._top: tuple[str, ...] | None = None
         self._multi = False
 
@@ -117,8 +118,7 @@ class Frontmatter:
         """Every line between the fences, grouped into :class:`Item`."""
         items = self._items
         if items is None:
-            func, *args = self._reload or (list,)
-            items = self._items = func(*args)
+            items = self._items = self._reload() if self._reload is not None else []
             self._reload = None
         return items
 
@@ -128,19 +128,21 @@ class Frontmatter:
 
     @classmethod
     def unloaded(cls, open_raw: str, close_raw: str | None, close_line: int, body_offset: int,
-                 top: tuple[str, ...], reload: tuple) -> Frontmatter:
+                 top: tuple[str, ...], reload: Any) -> Frontmatter:
         """A block with no problems whose items are not made yet: what
-        :meth:`unload` leaves of a parsed one (``top``: its top-level keys)."""
-        fm = cls(open_raw, [], close_raw, close_line, body_offset)
+        :meth:`unload` leaves of a parsed one (``top``: its top-level keys;
+        ``reload``: see :meth:`unload`). Its ``problems`` is the shared
+        :data:`mmlint.model.EMPTY_LIST`."""
+        fm = cls(open_raw, EMPTY_LIST, close_raw, close_line, body_offset, EMPTY_LIST)
         fm._top = _shared_keys(top)
         fm._items, fm._reload = None, reload
         return fm
 
-    def unload(self, reload: tuple) -> None:
-        """Drop the items, keeping the top-level keys; ``reload`` is
-        ``(function, *args)`` whose call gives the same items back (the
-        reader parsing the same bytes again) and, called with
-        ``lines=True``, the text the block was parsed from."""
+    def unload(self, reload: Any) -> None:
+        """Drop the items, keeping the top-level keys; ``reload`` is a
+        callable: ``reload()`` gives the same items back (the reader parsing
+        the same bytes again), ``reload(lines=True)`` the text the block was
+        parsed from."""
         self._top = _shared_keys(it.key for it in self.items if it.parent is None and it.key)
         self._multi = any(it.kind == "yaml" and len(it.raw) > 1 for it in self.items)
         self._items, self._reload = None, reload
@@ -151,8 +153,7 @@ class Frontmatter:
         grouped by item while the items are loaded, in file order while
         they are not (then the items are not loaded for it)."""
         if self._items is None and self._reload is not None:
-            func, *args = self._reload
-            text = func(*args, lines=True)
+            text = self._reload(lines=True)
             lines = split_lines(text)
             return lines[1:self.close_line - 1] if self.close_raw is not None else lines[1:]
         return [r for it in self.items for r in it.raw]

@@ -72,6 +72,60 @@ def _shared(t: tuple[str, ...]) -> tuple[str, ...]:
     return t
 
 
+class _Refused:
+    """Mixin of the shared empty containers: every method that would add
+    something raises :class:`TypeError` (a value holding one is replaced,
+    never filled); copies and pickles give the same object back."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(f"a shared empty {type(self).__mro__[2].__name__} of the model cannot be filled; "
+                        "assign a new one instead")
+
+    def __copy__(self) -> Any:
+        return self
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return self
+
+
+class EmptyDict(_Refused, dict):
+    """The type of :data:`EMPTY_DICT`: an empty ``dict`` (equal to ``{}``,
+    shown as ``{}``) that refuses ``__setitem__``, ``setdefault``,
+    ``update`` and ``|=`` with :class:`TypeError`; removing from it works
+    as on any empty dict (``pop(k, d)`` gives ``d``)."""
+
+    __slots__ = ()
+    __setitem__ = setdefault = update = __ior__ = _Refused._refuse
+
+    def __reduce__(self) -> Any:
+        return (_empty, ("EMPTY_DICT",))
+
+
+class EmptyList(_Refused, list):
+    """The type of :data:`EMPTY_LIST`: an empty ``list`` (equal to ``[]``)
+    that refuses every method adding to it with :class:`TypeError`."""
+
+    __slots__ = ()
+    __setitem__ = append = extend = insert = __iadd__ = __imul__ = _Refused._refuse
+
+    def __reduce__(self) -> Any:
+        return (_empty, ("EMPTY_LIST",))
+
+
+def _empty(name: str) -> Any:
+    return globals()[name]
+
+
+#: One empty ``dict`` shared by the values a reader leaves empty on most
+#: notes and entries (``Note.extra``, ``Note.header``, ``Entry.data``): 64
+#: bytes a value saved. Code that adds to such a value assigns a new dict.
+EMPTY_DICT: dict[Any, Any] = EmptyDict()
+#: One empty ``list`` likewise (an unloaded frontmatter block's ``problems``).
+EMPTY_LIST: list[Any] = EmptyList()
+
+
 class Spans(MutableMapping):
     """A note's spans: field name (or ``extra:<key>``, ``header:<key>``) ->
     :class:`Span`; a mapping in insertion order like the ``dict`` it

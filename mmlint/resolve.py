@@ -143,6 +143,8 @@ def classify(dest: str, decode: bool = True, base: str = "") -> tuple[str | None
     last = path.rstrip("/").rsplit("/", 1)[-1]
     dir_form = path.endswith("/") or last in (".", "..")
     norm = posixpath.normpath(base + "/" + path if base else path)
+    if norm == path:
+        norm = path  # the destination's own string (most pointers are normal already): one string, not two
     if norm == ".." or norm.startswith("../"):
         return None, OUTSIDE, dir_form
     return norm, "local", dir_form
@@ -166,6 +168,8 @@ class Resolver:
             return Resolution(FOLDER, ".")
         rec = self.files.get(norm)
         if rec is not None:
+            if rec.path == norm:
+                norm = rec.path  # the walk's string for the same path: the store holds it anyway
             return self._record(norm, norm, rec, dir_form)
         from mmlint.walk import inside, rel_posix
 

@@ -11,11 +11,12 @@ canonically.
 from __future__ import annotations
 
 import sys
+from functools import partial
 
 from mmlint import carriers
 from mmlint import frontmatter as fmmod
 from mmlint.dialects import Unrepresentable
-from mmlint.model import NOTE_FIELDS, Note, Problem, Span, Spans
+from mmlint.model import EMPTY_DICT, NOTE_FIELDS, Note, Problem, Span, Spans
 from mmlint.textutil import BOM_BYTES, apply_newline, decode, encode, to_lf
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
@@ -93,6 +94,12 @@ class NoteLayout:
         twin._patch = self._patch
         return twin
 
+    def __call__(self, lines: bool = False) -> Any:
+        """The frontmatter items of ``data`` as the note was read (with
+        ``lines``: the text they are parsed from); what the note's unloaded
+        :class:`~mmlint.frontmatter.Frontmatter` calls to make them again."""
+        return _items_of(self.data, self._raw, lines)
+
     def _get(self, name: str) -> Any:
         parts = self._parts
         if parts is None:
@@ -163,24 +170,31 @@ def read_note(path: str, data: bytes, keymap: dict[str, str], dialect: str, slug
     Returns:
         ``(note, problems)``; problems carry frontmatter grammar findings.
     """
-    note, problems, _ = _read(path, data, keymap, slug, category, raw, False)
-    note.layout = NoteLayout(dialect, data, (path, keymap, slug, category, raw))
+    lay = NoteLayout(dialect, data, (path, keymap, slug, category, raw))
+    note, problems, _ = _read(path, data, keymap, slug, category, raw, False, reload=lay)
+    note.layout = lay
     return note, problems
 
 
 def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: tuple[str, ...],
-          raw: bool, parts_wanted: bool = True, fast: bool = True) -> tuple[Note, list[Problem], dict[str, Any] | None]:
+          raw: bool, parts_wanted: bool = True, fast: bool = True,
+          reload: Any = None) -> tuple[Note, list[Problem], dict[str, Any] | None]:
     """:func:`read_note` without the layout: ``(note, problems, parts)``
     where ``parts`` are the values of a :class:`NoteLayout` (``None``
     unless ``parts_wanted``). ``fast``: a block of plain one-line
-    ``key: value`` lines is read by :func:`_read_plain` (the same note)."""
+    ``key: value`` lines is read by :func:`_read_plain` (the same note).
+    ``reload``: what an unloaded frontmatter block calls to make its items
+    again (:meth:`mmlint.frontmatter.Frontmatter.unload`; the note's
+    :class:`NoteLayout`, else a partial of :func:`_items_of`)."""
+    if reload is None and not parts_wanted:
+        reload = partial(_items_of, data, raw)
     if fast and not parts_wanted:
-        got = _read_plain(path, data, keymap, slug, category, raw)
+        got = _read_plain(path, data, keymap, slug, category, raw, reload)
         if got is not None:
             return got
     dec, text, fm = _parse(data, raw)
     problems: list[Problem] = []
-    note = Note(path=path, slug=slug, category=category)
+    note = Note(path=path, slug=slug, category=category, header=EMPTY_DICT)  # a frontmatter note has no line header
     read: dict[str, Any] = {}
     field_items: dict[str, fmmod.Item] = {}
     if fm is None:
@@ -282,6 +296,8 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
             it = field_items.get("extra:" + key)
             if it is not None:
                 note.spans["extra:" + key] = Span(path, it.line, it.key_col)
+    if not note.extra:
+        note.extra = EMPTY_DICT  # most notes: one shared empty dict
     body_lf = to_lf(body_raw)
     lead = fm is not None and body_lf.startswith("\n")
     note.body = body_lf[1:] if lead else body_lf
@@ -292,7 +308,7 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
         note.unclosed_head = to_lf(text[first_nl + 1 :]) if first_nl >= 0 else ""
     if not parts_wanted:
         if fm is not None:
-            fm.unload((_items_of, data, raw))  # rules rarely need them; _items_of makes them again
+            fm.unload(reload)  # rules rarely need them; _items_of makes them again
         return note, problems, None
     for f in list(keymap.values()) + [f for f in NOTE_FIELDS if f not in keymap.values()]:
         read[f] = getattr(note, f)
@@ -305,7 +321,7 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
 
 
 def _read_plain(path: str, data: bytes, keymap: dict[str, str], slug: str, category: tuple[str, ...],
-                raw: bool) -> tuple[Note, list[Problem], None] | None:
+                raw: bool, reload: Any = None) -> tuple[Note, list[Problem], None] | None:
     """:func:`_read` for the common note, with no :class:`~mmlint.frontmatter.Item`
     made: a frontmatter block of plain one-line top-level ``key: value``
     lines (:func:`mmlint.frontmatter.plain_block`), each key once, no
@@ -346,8 +362,8 @@ def _read_plain(path: str, data: bytes, keymap: dict[str, str], slug: str, categ
     body = text[body_offset:]
     lead = body.startswith("\n")
     fm = fmmod.Frontmatter.unloaded(lines[0], lines[close], close + 1, body_offset,
-                                    tuple([f[0] for f in fields]), (_items_of, data, raw))
-    note = Note(path=path, slug=slug, extra=extra, spans=Spans.of_places(path, places + extra_places),
+                                    tuple([f[0] for f in fields]), reload or partial(_items_of, data, raw))
+    note = Note(path=path, slug=slug, extra=extra or EMPTY_DICT, header=EMPTY_DICT, spans=Spans.of_places(path, places + extra_places),
                 body=body[1:] if lead else body, body_line=1 + text.count("\n", 0, body_offset) + (1 if lead else 0),
                 frontmatter=fm, **values)
     return note, [], None

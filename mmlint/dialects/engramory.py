@@ -26,7 +26,7 @@ from mmlint import carriers, markdown, resolve
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, is_store_file, open_store, read_head, read_markdown_index, store_names
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
-from mmlint.model import Entry, Index, Note, Span, Store
+from mmlint.model import EMPTY_DICT, Entry, Index, Note, Span, Store
 from mmlint.textutil import count_lines, decode, encode, lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
@@ -347,7 +347,7 @@ def read_index(path: str, data: bytes, profile: str | None = None) -> Index:
                 hook = _hook(lines[lineno - 1][link.end_column - 1 :])
             e = Entry(Span(path, lineno, 1), pointer=link.dest, target=target, title=link.text, hook=hook,
                       section=section, kind=link.kind,
-                      pointer_span=Span(path, lineno, link.column, lineno, link.column + len(link.dest)))
+                      pointer_span=Span(path, lineno, link.column, lineno, link.column + len(link.dest)), data=EMPTY_DICT)
             idx.entries.append(e)
         raw = lines[lineno - 1].strip()
         if not line_links and raw and lineno not in heads and lineno not in html_lines:
@@ -357,7 +357,8 @@ def read_index(path: str, data: bytes, profile: str | None = None) -> Index:
                 hook = _hook(lines[lineno - 1][2:col].rstrip(" —–"))
                 idx.entries.append(Entry(Span(path, lineno, 1), pointer=name, target=posixpath.normpath(name), title=None,
                                          hook=hook, section=section, kind="bare",
-                                         pointer_span=Span(path, lineno, col + 1, lineno, col + 1 + len(name))))
+                                         pointer_span=Span(path, lineno, col + 1, lineno, col + 1 + len(name)),
+                                         data=EMPTY_DICT))
                 continue
             idx.prose.append((lineno, lines[lineno - 1]))
     return idx
