@@ -37,6 +37,7 @@ def _store(root):
 def _rule_peaks(root, codes):
     """``(bytes the read store holds, {code: peak bytes over the live size before the rule})``,
     running every applicable rule in registry order on one context, as the engine does."""
+    api.read_store(find_store(str(root)), "engramory", "upstream")  # the modules a read imports are not the store
     gc.collect()
     tracemalloc.start()
     try:
@@ -65,8 +66,10 @@ def test_store_wide_rules_allocate_little_beside_the_store(tmp_path):
     # H101 kept a set of ints per note plus a dict of every shingle's
     # frequency (~1.9x the store); it now keeps a sorted array per note, a
     # count table, and indexes only shingles counted more than once (~0.15x
-    # on this store; ~0.27x when it indexed every prefix shingle).
-    assert peaks["H101"] < 0.22 * held, (peaks, held)
+    # on this store; ~0.27x when it indexed every prefix shingle). The store
+    # it is compared with then shrank (a read keeps 2,570 -> 2,120 B a note):
+    # the same peak is ~0.25x of it.
+    assert peaks["H101"] < 0.3 * held, (peaks, held)
     # P106 kept a Ref with its own Resolution for every link, all of them
     # alive at once, the five wikilink tables and a set per linked note
     # (~0.33x); it now keeps only the links that reach no note and one path
