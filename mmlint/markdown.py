@@ -21,7 +21,7 @@ from mmlint._record import Frozen
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Iterator
 
 
 class Link(Frozen):
@@ -216,6 +216,22 @@ def split_lines(text: str) -> list[str]:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text.split("\n")
+
+
+def iter_lines(text: str) -> Iterator[str]:
+    """The lines of :func:`split_lines`, one at a time: a pass over a long
+    text that keeps few of its lines holds only those."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    find = text.find
+    start = 0
+    while True:
+        end = find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
 
 
 class Outline(Frozen):

@@ -154,6 +154,7 @@ def test_read_values_left_empty_share_one_container(tmp_path):
     a, b = store.notes
     assert a.extra is b.extra is a.header is store.index.entries[0].data is store.index.entries[1].data is EMPTY_DICT
     assert a.frontmatter.problems is b.frontmatter.problems is EMPTY_LIST
+    assert a.span("title").path == "MEMORY.md" and a.spans._others is b.spans._others  # the index's path: one tuple
     # the general reader's notes share them too; a note with extra keys has its own dict
     other = make_store(tmp_path / "t", {"MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) - h\n",
                                        "a.md": NOTE.replace("tags: x, y\n", "tags: [x,\n  y]\nmood: calm\n")})

@@ -8,7 +8,7 @@ import copy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mmlint.model import Note, Span, Spans
+from mmlint.model import Entry, Note, Span, Spans
 
 _paths = st.sampled_from(["a.md", "MEMORY.md", "dir/b.md", "é.md"])
 _ints = st.one_of(st.integers(0, 5), st.integers(0, (1 << 32) + 5))
@@ -50,3 +50,30 @@ def test_a_note_starts_with_its_own_empty_spans():
     a.spans["name"] = Span("a.md", 2, 7)
     assert a.spans == {"name": Span("a.md", 2, 7)} and b.spans == {} and a.span("name") == Span("a.md", 2, 7)
     assert a.span("absent") == Span("a.md", 1, 1)
+
+
+_entry_ops = st.lists(st.one_of(st.tuples(st.just("span"), _spans), st.tuples(st.just("pointer_span"), st.one_of(st.none(), _spans)),
+                                st.tuples(st.just("pointer"), st.sampled_from([None, "a.md", "dir/b.md"]))), max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_spans, st.one_of(st.none(), _spans), _entry_ops)
+def test_an_entry_gives_back_the_spans_it_was_given(span, pointer_span, ops):
+    """``Entry.span`` / ``pointer_span`` are kept as numbers when they have
+    the usual shape; whatever is assigned, in any order, reads back equal."""
+    e = Entry(span, "a.md", pointer_span=pointer_span)
+    want = {"span": span, "pointer_span": pointer_span, "pointer": "a.md"}
+    for name, value in ops:
+        setattr(e, name, value)
+        want[name] = value
+        assert (e.span, e.pointer_span, e.pointer) == (want["span"], want["pointer_span"], want["pointer"])
+        assert type(e.span) is Span and (e.pointer_span is None or type(e.pointer_span) is Span)
+    assert copy.copy(e) == e == copy.deepcopy(e)
+
+
+def test_a_reader_entry_holds_no_span_object():
+    e = Entry.on_line("MEMORY.md", 300, "a.md", "a.md", "A", "h", "s", "link", 4, 8, {})
+    assert e == Entry(Span("MEMORY.md", 300, 1), "a.md", "a.md", "A", "h", "s", "link", Span("MEMORY.md", 300, 4, 300, 8), {})
+    assert not any(isinstance(getattr(e, slot), Span) for slot in type(e).__slots__)
+    general = Entry(Span("MEMORY.md", 3, 1, 3, 9), "a.md", pointer_span=Span("other.md", 3, 2, 3, 6))
+    assert general.span == Span("MEMORY.md", 3, 1, 3, 9) and general.pointer_span == Span("other.md", 3, 2, 3, 6)

@@ -26,7 +26,7 @@ from mmlint import carriers, markdown, resolve
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, is_store_file, open_store, read_head, read_markdown_index, store_names
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
-from mmlint.model import EMPTY_DICT, Entry, Index, Note, Span, Store
+from mmlint.model import EMPTY_DICT, Entry, Index, Note, Store
 from mmlint.textutil import count_lines, decode, encode, lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
@@ -345,20 +345,16 @@ def read_index(path: str, data: bytes, profile: str | None = None) -> Index:
             hook = None
             if len(line_links) == 1 and link.end_column:
                 hook = _hook(lines[lineno - 1][link.end_column - 1 :])
-            e = Entry(Span(path, lineno, 1), pointer=link.dest, target=target, title=link.text, hook=hook,
-                      section=section, kind=link.kind,
-                      pointer_span=Span(path, lineno, link.column, lineno, link.column + len(link.dest)), data=EMPTY_DICT)
-            idx.entries.append(e)
+            idx.entries.append(Entry.on_line(path, lineno, link.dest, target, link.text, hook, section, link.kind,
+                                             link.column, link.column + len(link.dest), EMPTY_DICT))
         raw = lines[lineno - 1].strip()
         if not line_links and raw and lineno not in heads and lineno not in html_lines:
             bare = bare_pointer(lines[lineno - 1], profile)
             if bare is not None:
                 col, name = bare
                 hook = _hook(lines[lineno - 1][2:col].rstrip(" —–"))
-                idx.entries.append(Entry(Span(path, lineno, 1), pointer=name, target=posixpath.normpath(name), title=None,
-                                         hook=hook, section=section, kind="bare",
-                                         pointer_span=Span(path, lineno, col + 1, lineno, col + 1 + len(name)),
-                                         data=EMPTY_DICT))
+                idx.entries.append(Entry.on_line(path, lineno, name, posixpath.normpath(name), None, hook, section, "bare",
+                                                 col + 1, col + 1 + len(name), EMPTY_DICT))
                 continue
             idx.prose.append((lineno, lines[lineno - 1]))
     return idx
@@ -420,22 +416,38 @@ def _loose_lines(idx: Index, credited: set[int]) -> list[tuple[int, str]]:
     """The index lines a conversion must carry: every line except the
     credited pointer lines, the headings of the sections they sit in (with a
     setext underline), a first ``# Memory Index`` title (the writer's own),
-    and blank lines other than those between two carried lines."""
-    lines = markdown.split_lines(idx.text)
+    and blank lines other than those between two carried lines
+    (:func:`mmlint.carriers.with_inner_blanks`). One pass over the lines,
+    keeping only the carried ones and the blank lines after the last."""
     sections = sorted(line for line, level, _ in idx.headings if level >= 2)
-    skip = set(credited)
+    headed: set[int] = set()  # the section headings of credited lines
     for line in credited:
         k = bisect.bisect_left(sections, line) - 1
         if k >= 0:
-            skip.add(sections[k])
-            under = lines[sections[k]].strip() if sections[k] < len(lines) else ""
-            if under and set(under) <= {"=", "-"}:
-                skip.add(sections[k] + 1)
+            headed.add(sections[k])
     h1 = next((h for h in idx.headings if h[1] == 1), None)
     if h1 is not None and h1[2] == INDEX_TITLE:
-        skip.add(h1[0])
-    keep = [(i, raw.rstrip("\r")) for i, raw in enumerate(lines, start=1) if raw.strip() and i not in skip]
-    return carriers.with_inner_blanks(keep, lines)
+        headed.add(h1[0])  # not a section, but skipped as one (its underline is not)
+        title_line = h1[0]
+    else:
+        title_line = 0
+    out: list[tuple[int, str]] = []
+    blanks: list[tuple[int, str]] = []  # the blank lines since the last carried line, while only blanks came since
+    clean = True
+    for i, raw in enumerate(markdown.iter_lines(idx.text), start=1):
+        if not raw.strip():
+            if clean and out:
+                blanks.append((i, raw.rstrip("\r")))
+            continue
+        if i in credited or i in headed or (i - 1 in headed and i - 1 != title_line and set(raw.strip()) <= {"=", "-"}):
+            clean = False
+            blanks = []
+            continue
+        if clean:
+            out += blanks
+        out.append((i, raw.rstrip("\r")))
+        blanks, clean = [], True
+    return out
 
 
 def _attach_index(store: Store) -> None:
@@ -466,6 +478,7 @@ def _attach_index(store: Store) -> None:
         note.index_hook = None if e.hook == note.summary else e.hook
         note.index_section = e.section
         note.spans["title"] = e.span
+    del per_line, seen  # not held while the loose lines are found
     idx.loose = _loose_lines(idx, credited)
     same: dict[tuple, tuple] = {}  # one tuple for the notes that read the same (most: no title, no hook)
     idx.layout = IndexLayout(idx.bom, idx.text,

@@ -20,7 +20,7 @@ from mmlint import carriers, resolve
 from mmlint.dialects import Evidence, PathClaims, Unrepresentable, open_store, read_head, read_markdown_index, store_names
 from mmlint.dialects import add_aux as _add_aux
 from mmlint.dialects import _fmnote
-from mmlint.model import Entry, Index, Note, Span, Store
+from mmlint.model import EMPTY_DICT, Entry, Index, Note, Store
 from mmlint.textutil import count_lines, decode, encode, lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
@@ -178,9 +178,8 @@ def read_index(path: str, data: bytes) -> Index:
         section = sections[at - 1][1] if at else None
         dest = link.dest
         target = dest[2:] if dest.startswith("./") else dest
-        e = Entry(Span(path, link.line, 1), pointer=dest, target=target, title=link.text, section=section,
-                  kind="projection", pointer_span=Span(path, link.line, link.column, link.line, link.column + len(dest)))
-        idx.entries.append(e)
+        idx.entries.append(Entry.on_line(path, link.line, dest, target, link.text, None, section, "projection",
+                                         link.column, link.column + len(dest), EMPTY_DICT))
     return idx
 
 
