@@ -7,7 +7,7 @@ root; the nearest folder holding a configuration wins (``.mmlint.toml``
 before ``mmlint.toml`` before a ``pyproject.toml`` with an ``mmlint`` table;
 a ``pyproject.toml`` without one is passed over). Nothing is merged
 implicitly: ``extend = "path"`` inherits another file, whose keys this file
-overrides (``select``, ``ignore``, ``dialect``, ``profile`` replace;
+overrides (``select``, ``ignore``, ``dialect``, ``profile``, ``jobs`` replace;
 ``severity``, ``caps``, ``hygiene`` and ``per-path-ignores`` merge key by key).
 
 Keys are described by ``schemas/config.json`` (draft 2020-12), which every
@@ -18,7 +18,7 @@ globs) are relative to the folder of the file that declares them.
 
 The command line sits on top (:meth:`Config.options`): ``--select``
 replaces the configured selection, ``--ignore`` adds to the ignores,
-``--dialect``/``--profile`` replace theirs; ``--isolated`` reads no file and
+``--dialect``/``--profile``/``--jobs`` replace theirs; ``--isolated`` reads no file and
 ``--config FILE`` reads that one only. tomllib (tomli before Python 3.11) is
 imported only when a candidate file exists, and a ``pyproject.toml`` that
 does not mention ``mmlint`` is not parsed at all.
@@ -137,12 +137,13 @@ class Config(Record):
     """
 
     __slots__ = _fields = ("path", "select", "ignore", "per_path_ignores", "severity", "dialect", "profile", "caps",
-                           "hygiene", "extended")
+                           "hygiene", "jobs", "extended")
 
     def __init__(self, path: str | None = None, select: list[str] | None = None, ignore: list[str] | None = None,
                  per_path_ignores: list[PathIgnore] | None = None, severity: dict[str, str] | None = None,
                  dialect: str | None = None, profile: str | None = None, caps: dict[str, int] | None = None,
-                 hygiene: dict[str, Any] | None = None, extended: list[str] | None = None) -> None:
+                 hygiene: dict[str, Any] | None = None, jobs: int | None = None,
+                 extended: list[str] | None = None) -> None:
         # ``None`` for a list or dict field: a fresh empty one
         self.path = path
         self.select = select
@@ -153,6 +154,8 @@ class Config(Record):
         self.profile = profile
         self.caps = {} if caps is None else caps
         self.hygiene = {} if hygiene is None else hygiene
+        #: ``jobs`` (0 = automatic), ``None`` when not configured
+        self.jobs = jobs
         #: the absolute paths of the files ``path`` extends (directly or not),
         #: nearest first; empty without ``extend`` (the result cache records them)
         self.extended = [] if extended is None else extended
@@ -168,7 +171,8 @@ class Config(Record):
                        severity={**self.severity, **cli.severity},
                        caps={**self.caps, **cli.caps},
                        per_path_ignores=list(self.per_path_ignores) + list(cli.per_path_ignores),
-                       hygiene={**self.hygiene, **getattr(cli, "hygiene", {})})
+                       hygiene={**self.hygiene, **getattr(cli, "hygiene", {})},
+                       jobs=cli.jobs if getattr(cli, "jobs", None) is not None else self.jobs)
 
     def store_choice(self, dialect: str | None, profile: str | None) -> tuple[str | None, str | None]:
         """The ``(dialect, profile)`` to read a store with: the command
@@ -265,6 +269,7 @@ def load(path: str, confine: str | None = None) -> Config:
     conf.profile = raw.get("profile")
     conf.caps = raw.get("caps", {})
     conf.hygiene = raw.get("hygiene", {})
+    conf.jobs = raw.get("jobs")
     conf.severity = raw.get("severity", {})
     conf.per_path_ignores = [PathIgnore(base, pattern, frozenset(codes)) for (base, pattern), codes in raw.get("per-path-ignores", {}).items()]
     if conf.dialect and conf.profile:
@@ -409,6 +414,8 @@ def _check(path: str, table: dict[str, Any]) -> dict[str, Any]:
         out["caps"] = dict(table["caps"])
     if "hygiene" in table:
         out["hygiene"] = dict(table["hygiene"])
+    if "jobs" in table:
+        out["jobs"] = 0 if table["jobs"] == "auto" else table["jobs"]
     return out
 
 

@@ -26,23 +26,29 @@ class Options:
             to skip in the files a glob matches.
         hygiene: settings of the hygiene rules (``[tool.mmlint.hygiene]``,
             :data:`mmlint.rules.hygiene.DEFAULTS`); absent keys take the default.
+        jobs: processes the rules may run on (``--jobs``, ``jobs``): 1
+            serial, ``None`` or 0 automatic (:func:`mmlint.parallel.jobs_for`).
+            It changes how fast, never what is found: the result cache
+            ignores it.
 
     Every argument is optional (empty by default); two options are equal
     when every attribute is.
     """
 
-    __slots__ = ("select", "ignore", "severity", "caps", "per_path_ignores", "hygiene")
+    __slots__ = ("select", "ignore", "severity", "caps", "per_path_ignores", "hygiene", "jobs")
     __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
     def __init__(self, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
                  severity: dict[str, str] | None = None, caps: dict[str, int] | None = None,
-                 per_path_ignores: list[Any] | None = None, hygiene: dict[str, Any] | None = None):
+                 per_path_ignores: list[Any] | None = None, hygiene: dict[str, Any] | None = None,
+                 jobs: int | None = None):
         self.select: set[str] = set(select) if select is not None else set()
         self.ignore: set[str] = set(ignore) if ignore is not None else set()
         self.severity: dict[str, str] = severity if severity is not None else {}
         self.caps: dict[str, int] = caps if caps is not None else {}
         self.per_path_ignores: list[Any] = per_path_ignores if per_path_ignores is not None else []
         self.hygiene: dict[str, Any] = hygiene if hygiene is not None else {}
+        self.jobs: int | None = jobs
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:

@@ -107,6 +107,21 @@ def _claude(name: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def current() -> dict | None:
+    """The notes of the active :func:`noting` in this context (``None``
+    when none is active): what a forked worker (:mod:`mmlint.parallel`)
+    sends back for :func:`merge` into its parent's notes."""
+    return _NOTES.get() if _NOTES is not None else None
+
+
+def merge(notes: dict | None) -> None:
+    """Add ``notes`` (a worker's :func:`current`) to the active
+    :func:`noting`, if any."""
+    mine = current()
+    if mine is not None and notes:
+        mine.update(notes)
+
+
 def dump(notes: dict) -> list[list]:
     """The notes of :func:`noting` as JSON-ready ``[kind, argument, answer]``
     rows (sorted)."""

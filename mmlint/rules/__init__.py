@@ -448,17 +448,15 @@ def _run(store: Store, dialect: Any, options: Options, partial: Partial | None =
         views[NOTE] = Context(_note_view(store, partial.reuse), dialect, options)
     if partial is not None and partial.reuse_files:
         views[FILE] = Context(_file_view(store, partial.reuse_files), dialect, options)
+    active = [r for r in rules.values() if r.func is not None and runs_on(r, store, options)]
+    found = _findings(active, views, store, options)
     out: list[Diagnostic] = []
     scoped: dict[str, list[Diagnostic]] = {NOTE: [], FILE: []}
-    for r in rules.values():
-        if not runs_on(r, store, options) or r.func is None:
-            continue
+    for r, ds in zip(active, found):
+        out.extend(ds)
         keep = scoped.get(r.scope)
-        for f in r.func(views[r.scope]):
-            d = _stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store)
-            out.append(d)
-            if keep is not None:
-                keep.append(d)
+        if keep is not None:
+            keep.extend(ds)
     if partial is not None:
         partial.fresh = _keep(scoped[NOTE], [n.path for n in views[NOTE].store.notes], partial)
         partial.fresh_files = _keep(scoped[FILE], views[FILE].store.files, partial)
@@ -481,6 +479,78 @@ def _run(store: Store, dialect: Any, options: Options, partial: Partial | None =
     out = apply_suppressions(ctx, out)
     out.sort(key=Diagnostic.sort_key)
     return out
+
+
+def _findings(active: list[Rule], views: dict[str, Context], store: Store, options: Options) -> list[list[Diagnostic]]:
+    """The stamped findings of each rule of ``active`` (in that order), each
+    rule run on the view of its scope: serially, or split into tasks run by
+    more than one process (:mod:`mmlint.parallel`, ``options.jobs``).
+
+    The tasks: each :data:`STORE` rule on its own, then every :data:`NOTE`
+    and :data:`FILE` rule together on one shard of the notes and files (a
+    view holding a contiguous run of them), so what one note's rules share
+    through ``Context.cache`` is computed once. A rule's findings are its
+    shards' findings in shard order, which is the serial order of a rule
+    that goes through the notes in order; for any rule, the findings on one
+    note are its findings there in a serial run (a :data:`NOTE` rule's
+    findings on a note depend on that note alone), so after sorting the
+    report is the serial one.
+    """
+    from mmlint import parallel
+
+    jobs = parallel.jobs_for(options.jobs, len(store.notes))
+    if jobs < 2:
+        return [[_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store) for f in r.func(views[r.scope])]
+                for r in active]
+    whole = [k for k, r in enumerate(active) if r.scope == STORE]
+    split = [k for k, r in enumerate(active) if r.scope != STORE]
+    notes, files = views[NOTE].store.notes, list(views[FILE].store.files.items())
+    shards = min(SHARDS_PER_JOB * jobs, max(len(notes), len(files), 1)) if split else 0
+    shard_views: list[dict[str, Context]] = []
+    for i in range(shards):
+        nv, fv = views[NOTE].store, views[FILE].store
+        note_part = notes[len(notes) * i // shards: len(notes) * (i + 1) // shards]
+        file_part = dict(files[len(files) * i // shards: len(files) * (i + 1) // shards])
+        shard_views.append({
+            NOTE: Context(Store(root=nv.root, dialect=nv.dialect, profile=nv.profile, index=nv.index, notes=note_part,
+                                files=nv.files, problems=nv.problems, origin=nv.origin), views[NOTE].dialect, options),
+            FILE: Context(Store(root=fv.root, dialect=fv.dialect, profile=fv.profile, index=fv.index, notes=fv.notes,
+                                files=file_part, problems=fv.problems, origin=fv.origin), views[FILE].dialect, options)})
+
+    def run_one(t: int) -> list[list[Diagnostic]]:
+        if t < len(whole):
+            r = active[whole[t]]
+            return [[_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store) for f in r.func(views[STORE])]]
+        sv = shard_views[t - len(whole)]
+        return [[_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store) for f in r.func(sv[r.scope])]
+                for r in (active[k] for k in split)]
+
+    from mmlint import outside
+
+    got = parallel.run_tasks(len(whole) + shards, run_one, jobs, outside.current, outside.merge, _pack, _unpack)
+    found: list[list[Diagnostic]] = [[] for _ in active]
+    for t, k in enumerate(whole):
+        found[k] = got[t][0]
+    for res in got[len(whole):]:
+        for k, ds in zip(split, res):
+            found[k].extend(ds)
+    return found
+
+
+def _pack(found: list[list[Diagnostic]]) -> list[list[tuple]]:
+    """A task's diagnostics as plain tuples (a third of the time to pickle
+    and unpickle that the objects take); :func:`_unpack` reverses it."""
+    return [[(d.code, d.name, d.severity, tuple(d.span), d.message, d.hint, d.fix, d.edits, d.anchor) for d in ds]
+            for ds in found]
+
+
+def _unpack(rows: list[list[tuple]]) -> list[list[Diagnostic]]:
+    return [[Diagnostic(c, n, s, Span(*sp), m, h, f, e, a) for c, n, s, sp, m, h, f, e, a in ds] for ds in rows]
+
+
+#: Shards of the notes and files per process (parallel runs): more shards
+#: balance the processes better, each costs a call of every note and file rule.
+SHARDS_PER_JOB = 4
 
 
 def stamp(r: Rule, span: Span, message: str, options: Options, store: Store | None = None) -> Diagnostic:
