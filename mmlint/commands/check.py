@@ -58,7 +58,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_color_option(p)
     p.add_argument("--show-settings", action="store_true", help="print, for each store, the configuration file, dialect, "
                    "profile and rules that apply (with their severity), then exit 0")
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+    p.add_argument("--jobs", default=None, metavar="N",
                    help="processes to run the rules on: 1 runs serially, 'auto' or 0 (the default) uses a second "
                         "CPU (and more, up to 4) for stores of 1,000 notes or more when fork is available; "
                         "the findings are the same either way")
@@ -66,8 +66,14 @@ def configure(p: argparse.ArgumentParser) -> None:
                    "(in $MMLINT_CACHE_DIR, else the user's cache folder; safe to delete)")
 
 
-def _jobs(text: str) -> int:
-    """``--jobs``: ``auto`` or a whole number >= 0 (0 = auto)."""
+def _jobs(text: str | None) -> int | None:
+    """``--jobs``: ``auto`` or a whole number >= 0 (0 = auto); ``None`` when not given.
+
+    Raises:
+        CheckError: anything else (exit status 2).
+    """
+    if text is None:
+        return None
     if text.strip().lower() == "auto":
         return 0
     try:
@@ -75,7 +81,9 @@ def _jobs(text: str) -> int:
     except ValueError:
         n = -1
     if n < 0:
-        raise argparse.ArgumentTypeError(f"expected 'auto' or a number of processes (0 = auto), not {text!r}")
+        from mmlint.errors import CheckError
+
+        raise CheckError(f"--jobs: expected 'auto' or a number of processes (0 = auto), not {text!r}")
     return n
 
 
@@ -105,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         paths.append(str(resources.files("mmlint.example") / "store"))
     if args.baseline and args.write_baseline:
         raise api.CheckError("--baseline and --write-baseline exclude each other: --write-baseline records every current finding")
-    options = Options(select=codes(args.select), ignore=codes(args.ignore), jobs=args.jobs)
+    options = Options(select=codes(args.select), ignore=codes(args.ignore), jobs=_jobs(args.jobs))
     note = (lambda text: None) if args.quiet else (lambda text: sys.stderr.write(f"mmlint: {text}\n"))
     use_cache = not (args.no_cache or args.fix or args.diff or args.show_settings)
     misses: dict = {}
