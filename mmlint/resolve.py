@@ -261,7 +261,9 @@ def wiki_resolver(store: Any, dialect: Any = None):
 
     Meant for one pass over a store that does not change meanwhile: the
     tables past the stems are built from the notes as they are when a link
-    first needs them.
+    first needs them. The function's attribute ``find`` answers the same
+    lookup with the reached note's path in place of its :class:`Resolution`
+    (kind :data:`NOTE`), and the :class:`Resolution` of a miss.
     """
     if dialect is None:
         from mmlint import dialects
@@ -307,7 +309,13 @@ def wiki_resolver(store: Any, dialect: Any = None):
                         got.setdefault(rest, path)
         return got
 
-    def resolve(inner: str) -> Resolution:
+    def find(inner: str) -> str | Resolution:
+        """The path of the note ``[[inner]]`` reaches, else the
+        :class:`Resolution` of the miss."""
+        hit = by_stem.get(inner)
+        if (hit is not None and inner and "|" not in inner and "#" not in inner and "/" not in inner and "\\" not in inner
+                and inner.strip() == inner and not inner.lower().endswith(".md")):
+            return hit  # the link is a bare stem: what the lookup below finds first
         target = wiki_target(inner)
         if not target:
             return Resolution(ANCHOR)
@@ -316,12 +324,17 @@ def wiki_resolver(store: Any, dialect: Any = None):
             if not allow_paths:
                 return Resolution(MISSING, stem, reason="not a bare slug: this dialect's wikilinks name a note by its slug, never by a path")
             hit = table("path").get(posixpath.normpath(stem.replace("\\", "/")))
-            return Resolution(NOTE, hit, note=hit) if hit else Resolution(MISSING, stem)
+            return hit if hit else Resolution(MISSING, stem)
         key = stem.casefold().replace("_", "-")
         hit = (by_stem.get(stem) or table("fold").get(key) or table("name").get(key.replace(" ", "-"))
                or table("prefixless").get(key))
-        return Resolution(NOTE, hit, note=hit) if hit else Resolution(MISSING, stem)
+        return hit if hit else Resolution(MISSING, stem)
 
+    def resolve(inner: str) -> Resolution:
+        got = find(inner)
+        return Resolution(NOTE, got, note=got) if got.__class__ is str else got
+
+    resolve.find = find  # type: ignore[attr-defined] - what note_ref_rows asks: no object for a hit
     return resolve
 
 
@@ -427,6 +440,16 @@ def iter_note_refs(store: Any, dialect: Any = None) -> Iterator[Ref]:
     engramory doctor scans the whole file. Linear in the bodies' size; a
     generator, so a caller that keeps only some links never holds them all.
     """
+    for source, line, column, kind, dest, r in note_ref_rows(store, dialect):
+        yield Ref(source, line, column, kind, dest, Resolution(NOTE, r, note=r) if r.__class__ is str else r)
+
+
+def note_ref_rows(store: Any, dialect: Any = None) -> Iterator[tuple[str, int, int, str, str, str | Resolution]]:
+    """The links of :func:`iter_note_refs`, in the same order, as tuples
+    ``(source, line, column, kind, dest, resolution)``, where a link that
+    reaches a note by its wikilink or mm topic has the note's path (a
+    ``str``) in place of its :class:`Resolution` of kind :data:`NOTE`: no
+    object is made for the links most stores are made of."""
     from mmlint import markdown
 
     if dialect is None:
@@ -446,8 +469,9 @@ def iter_note_refs(store: Any, dialect: Any = None) -> Iterator[Ref]:
     # each distinct destination is resolved once per folder (a realpath
     # each) and each wikilink once per note (dict lookups only)
     seen_dest: dict[tuple[str, str], Resolution] = {}
+    find = wiki.find
     for n in store.notes:
-        seen_wiki: dict[str, Resolution] = {}
+        seen_wiki: dict[str, str | Resolution] = {}
         text, first = n.body, n.body_line
         if n.unclosed_head is not None:
             text, first = n.unclosed_head, 2
@@ -460,8 +484,8 @@ def iter_note_refs(store: Any, dialect: Any = None) -> Iterator[Ref]:
                 if link.kind == "wikilink":
                     r = seen_wiki.get(link.dest)
                     if r is None:
-                        r = seen_wiki[link.dest] = wiki(link.dest)
-                    yield Ref(n.path, line, link.column, "wikilink", link.dest, r)
+                        r = seen_wiki[link.dest] = find(link.dest)
+                    yield n.path, line, link.column, "wikilink", link.dest, r
                     continue
                 if link.dest.startswith("mm:"):
                     continue  # found by the URI scan below
@@ -469,7 +493,7 @@ def iter_note_refs(store: Any, dialect: Any = None) -> Iterator[Ref]:
                 if r is None:
                     r = seen_dest[(link.dest, base)] = res.dest(link.dest, base)
                 if r.kind in LOCAL_KINDS:
-                    yield Ref(n.path, line, link.column, "link", link.dest, r)
+                    yield n.path, line, link.column, "link", link.dest, r
         if is_mm and "mm:" in text:
             starts = None
             for start, mid, topic, _ in find_mm_uris(text):
@@ -484,5 +508,5 @@ def iter_note_refs(store: Any, dialect: Any = None) -> Iterator[Ref]:
                     r = Resolution(REMOTE, None, reason=f"memory {mid!r}, not this store's {memory_id!r}")
                 else:
                     hit = topics.get(topic) or (topics.get(topic.rstrip(".")) if topic.endswith(".") else None)
-                    r = Resolution(NOTE, hit, note=hit) if hit else Resolution(MISSING, topic)
-                yield Ref(n.path, ln + first - 1, col, "uri", uri, r)
+                    r = hit if hit else Resolution(MISSING, topic)
+                yield n.path, ln + first - 1, col, "uri", uri, r

@@ -8,6 +8,8 @@ from __future__ import annotations
 import posixpath
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from conftest import corpus_stores, fixture_stores, make_store, store_id
 
 from mmlint import api, dialects, resolve, rules
@@ -118,3 +120,33 @@ def test_linkers_of_a_note_reached_from_several(tmp_path):
     assert "a.md" not in linked and "c.md" not in linked  # b's link to itself does not count
     p110 = [d.message for d in rules.run(store, mod, rules.Options()) if d.code == "P110"]
     assert p110 == ["reached only from other notes (a.md, c.md), not from the index"]
+
+
+WIKI_NAMES = ["a|b", "x.md", "c#d", "UP", "sp ace", " lead", "trail ", "feedback_x", "feedback-y", "a", "A", "b_c", "MD.MD"]
+WIKI_PIECES = WIKI_NAMES + ["|", "#", ".md", ".MD", " ", "/", "\\\\", "_", "-", "feedback", "x", "y", "z"]
+
+
+@pytest.fixture(scope="module")
+def odd_names_store(tmp_path_factory):
+    note = "---\\nname: {n}\\ndescription: d\\ntype: reference\\ncreated: 2026-01-01\\nupdated: 2026-01-02\\n---\\n\\nbody\\n"
+    files = {"MEMORY.md": "# Memory Index\\n\\n## reference\\n" + "".join(f"- [N](<{n}.md>) - h\\n" for n in WIKI_NAMES)}
+    for n in WIKI_NAMES:
+        files[f"{n}.md"] = note.format(n=n.strip() or "n")
+    root = make_store(tmp_path_factory.mktemp("odd") / "s", files)
+    mod = dialects.get("engramory")
+    return mod, mod.read(str(root), "upstream")
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(WIKI_PIECES), max_size=4).map("".join))
+@example("a|b")
+@example("x.md")
+@example(" lead")
+@example("UP")
+def test_wiki_find_fast_path_agrees_with_the_eager_resolver(odd_names_store, inner):
+    mod, store = odd_names_store
+    lazy, eager = resolve.wiki_resolver(store, mod), eager_wiki_resolver(store, mod)
+    got = lazy.find(inner)
+    want = eager(inner)
+    assert lazy(inner) == want
+    assert (Resolution(NOTE, got, note=got) if isinstance(got, str) else got) == want

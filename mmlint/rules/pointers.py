@@ -166,25 +166,29 @@ def _linked(ctx: Context) -> dict[str, str | set[str]]:
 
 def _scan_refs(ctx: Context) -> None:
     """Fill ``note_refs`` (:func:`_refs`) and ``note_linked`` (:func:`_linked`)
-    from one pass of :func:`mmlint.resolve.iter_note_refs`."""
+    from one pass of :func:`mmlint.resolve.note_ref_rows` (the links of
+    :func:`~mmlint.resolve.iter_note_refs`; a :class:`~mmlint.resolve.Ref`
+    is made only for the links kept)."""
     kept: list = []
     linked: dict[str, str | set[str]] = {}
     note = resolve.NOTE
-    for ref in resolve.iter_note_refs(ctx.store, ctx.dialect):
-        r = ref.resolution
-        if r.kind != note:
-            kept.append(ref)
+    for source, line, column, kind, dest, r in resolve.note_ref_rows(ctx.store, ctx.dialect):
+        if r.__class__ is str:
+            hit = r  # a note reached (no Resolution made)
+        elif r.kind != note:
+            kept.append(resolve.Ref(source, line, column, kind, dest, r))
             continue
-        hit = r.note
-        if hit and hit != ref.source:
+        else:
+            hit = r.note
+        if hit and hit != source:
             have = linked.get(hit)
             if have is None:
-                linked[hit] = ref.source
+                linked[hit] = source
             elif have.__class__ is str:
-                if have != ref.source:
-                    linked[hit] = {have, ref.source}
+                if have != source:
+                    linked[hit] = {have, source}
             else:
-                have.add(ref.source)
+                have.add(source)
     ctx.cache["note_refs"] = kept
     ctx.cache["note_linked"] = linked
 
