@@ -267,3 +267,61 @@ def test_invisible_hits_match_the_line_by_line_search(text):
         if m is not None:
             want.append((i, m.start() + 1, m.group(), len(interop.INVISIBLE.findall(line)) - 1))
     assert interop._invisible_hits(text) == want
+
+
+# ---------------------------------------------------------------- F111 / F112 instance
+
+def _instance_reference(ctx, note):
+    """F111's schema instance as it was built: two frontmatter look-ups per field."""
+    inst = {}
+    for key, field in ctx.dialect.KEYMAP.items():
+        value = getattr(note, field)
+        if value is None:
+            continue
+        if key == "scope" and value == "":
+            continue
+        native = ctx.frontmatter_item(note, key) if ctx.frontmatter_item(note, "mmlint-" + field) is not None else None
+        if native is not None and isinstance(native.value, str):
+            value = native.value
+        if key == "tags" and ctx.store.dialect == "workspace":
+            item = ctx.frontmatter_item(note, "tags")
+            value = item.value if item is not None and isinstance(item.value, str) else ", ".join(value)
+        inst[key] = value
+    return inst
+
+
+@pytest.mark.parametrize("root", corpus_stores() + fixture_stores(), ids=store_id)
+def test_schema_instance_on_real_notes(root):
+    from mmlint.rules import frontmatter as fm
+
+    mod, store = _read(root)
+    if not hasattr(mod, "KEYMAP"):
+        pytest.skip("no frontmatter")
+    ctx = rules.Context(store, mod, rules.Options())
+    for n in store.notes:
+        assert fm._instance(ctx, n) == _instance_reference(ctx, n), n.path
+
+
+CARRIER_KEYS = ["mmlint-name", "mmlint-summary", "mmlint-type", "mmlint-tags", "mmlint-created", "mmlint-scope", "mmlint-",
+                "mmlint-x", "tags", "scope", "metadata"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["engramory", "workspace"]), st.lists(st.sampled_from(CARRIER_KEYS), unique=True, max_size=5),
+       st.sampled_from(["a, b", "[a, b]", "''", "x"]))
+def test_schema_instance_with_carriers(dialect, extra, value):
+    import tempfile
+    from pathlib import Path
+
+    from mmlint.rules import frontmatter as fm
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        lines = "".join(f"{k}: {value}\n" for k in extra)
+        (root / "a.md").write_text(f"---\nname: a\ndescription: d\ntype: user\n{lines}---\n\nbody\n", encoding="utf-8")
+        (root / "MEMORY.md").write_text("# Memory Index\n\n- [A](a.md) - h\n", encoding="utf-8")
+        mod = dialects.get(dialect)
+        store = mod.read(str(root), "upstream" if dialect == "engramory" else None)
+        ctx = rules.Context(store, mod, rules.Options())
+        for n in store.notes:
+            assert fm._instance(ctx, n) == _instance_reference(ctx, n)

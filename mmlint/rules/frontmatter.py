@@ -125,32 +125,59 @@ def _schema_name(ctx: Context) -> str | None:
 
 
 def _instance(ctx: Context, note) -> dict:
-    keymap = ctx.dialect.KEYMAP
+    fm = note.frontmatter
+    carried = _carried(fm.top_keys()) if fm is not None else frozenset()
+    workspace = ctx.store.dialect == "workspace"
     inst = {}
-    for key, field in keymap.items():
+    for key, field in ctx.dialect.KEYMAP.items():
         value = getattr(note, field)
         if value is None:
             continue
         if key == "scope" and value == "":
             continue
-        native = ctx.frontmatter_item(note, key) if ctx.frontmatter_item(note, "mmlint-" + field) is not None else None
-        if native is not None and isinstance(native.value, str):
-            value = native.value  # written in the dialect's form; the carrier keeps the original
-        if key == "tags" and ctx.store.dialect == "workspace":
+        if field in carried:  # an mmlint-<field> carrier: the value as the dialect wrote it
+            native = ctx.frontmatter_item(note, key)
+            if native is not None and isinstance(native.value, str):
+                value = native.value  # written in the dialect's form; the carrier keeps the original
+        if key == "tags" and workspace:
             item = ctx.frontmatter_item(note, "tags")
             value = item.value if item is not None and isinstance(item.value, str) else ", ".join(value)
         inst[key] = value
     return inst
 
 
-def _schema_errors(ctx: Context, note) -> list:
-    """Schema errors of one note, validated once per run and shared by F111/F112."""
-    key = "schema:" + note.path
-    if key not in ctx.cache:
+_CARRIED: dict[tuple[str, ...], frozenset[str]] = {}
+
+
+def _carried(top_keys: tuple[str, ...]) -> frozenset[str]:
+    """The fields ``f`` with an ``mmlint-f`` key among ``top_keys`` (a
+    block's :meth:`~mmlint.frontmatter.Frontmatter.top_keys`); memoised, as
+    the notes of a store share a few key tuples."""
+    got = _CARRIED.get(top_keys)
+    if got is None:
+        got = frozenset(k[7:] for k in top_keys if k.startswith("mmlint-"))
+        if len(_CARRIED) < 4096:
+            _CARRIED[top_keys] = got
+    return got
+
+
+def _schema_errors(ctx: Context) -> dict[str, list]:
+    """Note path -> its schema errors, for the notes with any among those
+    F111 and F112 check (not :func:`_skip`): validated once per run, shared
+    by the two rules, nothing kept for a valid note."""
+    got = ctx.cache.get("schema-errors")
+    if got is None:
         from mmlint.validate import validate
 
-        ctx.cache[key] = validate(_schema_name(ctx), _instance(ctx, note))
-    return ctx.cache[key]
+        name = _schema_name(ctx)
+        got = {}
+        for n in ctx.store.notes:
+            if not _skip(ctx, n):
+                errors = validate(name, _instance(ctx, n))
+                if errors:
+                    got[n.path] = errors
+        ctx.cache["schema-errors"] = got
+    return got
 
 
 def _skip(ctx: Context, note) -> bool:
@@ -198,10 +225,9 @@ def missing_required_key(ctx: Context):
     """
     if _schema_name(ctx) is None:
         return
-    for n in ctx.store.notes:
-        if _skip(ctx, n):
-            continue
-        for err in _schema_errors(ctx, n):
+    found = _schema_errors(ctx)
+    for n in ctx.store.notes if found else ():
+        for err in found.get(n.path, ()):
             if err.keyword == "required":
                 yield Finding(Span(n.path, 1, 1), f"{err.message} (schema path {err.pointer})")
 
@@ -223,10 +249,9 @@ def invalid_field_value(ctx: Context):
     if _schema_name(ctx) is None:
         return
     rev = dict(ctx.dialect.KEYMAP)
-    for n in ctx.store.notes:
-        if _skip(ctx, n):
-            continue
-        errors = [e for e in _schema_errors(ctx, n) if e.keyword != "required"]
+    found = _schema_errors(ctx)
+    for n in ctx.store.notes if found else ():
+        errors = [e for e in found.get(n.path, ()) if e.keyword != "required"]
         misshapen = {e.key for e in errors if e.keyword != "format"}
         for err in errors:
             if err.keyword == "format" and err.key in misshapen:
