@@ -19,8 +19,6 @@ the heavy libraries (jsonschema, rich, ruamel.yaml, markdown-it-py) are
 imported only by the code paths that need them.
 """
 
-from __future__ import annotations
-
 TYPE_CHECKING = False  # ``--version`` imports no typing
 
 __version__ = "0.1.0"
@@ -45,7 +43,7 @@ if TYPE_CHECKING:
     from mmlint.rules import Diagnostic
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     import importlib
 
     if name == "convert":

@@ -12,8 +12,6 @@ not be checked, 130 interrupted (Ctrl-C: one line on stderr, no traceback).
 A mistyped flag or choice gets a "did you mean" (:mod:`mmlint.suggest`).
 """
 
-from __future__ import annotations
-
 import os
 import sys
 
@@ -31,7 +29,7 @@ if TYPE_CHECKING:
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> "argparse.ArgumentParser":
     """The argument parser (also used to document the CLI): one subparser per
     entry of :data:`mmlint.commands.COMMANDS`, configured by its module.
 
@@ -61,7 +59,7 @@ def _tolerant_streams() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: "Sequence[str] | None" = None) -> int:
     """Run the CLI; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # the commonest probe: answer before building any parser
@@ -75,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: "Sequence[str] | None") -> int:
     import gc
 
     # A command is one short process: the modules it imports and the store it
@@ -92,7 +90,7 @@ def _main(argv: Sequence[str] | None) -> int:
             gc.enable()
 
 
-def _command(argv: Sequence[str] | None) -> int:
+def _command(argv: "Sequence[str] | None") -> int:
     argv = list(argv if argv is not None else sys.argv[1:])
     from mmlint.commands import _fastargs
 

@@ -186,3 +186,10 @@ def test_plain_check_imports_no_typing(plain_check_adds):
 def test_plain_check_imports_no_argparse(plain_check_adds):
     # a plain command line is parsed by mmlint.commands._fastargs (tests/test_fastargs.py)
     assert plain_check_adds & {"argparse", "gettext", "locale", "mmlint.commands._parser"} == set()
+
+
+def test_version_adds_only_the_package_the_cli_and_the_command_table():
+    # not even __future__: mmlint, mmlint.cli and mmlint.commands quote their annotations
+    added = _added(["--version"])
+    assert {m for m in added if m.startswith("mmlint")} == {"mmlint", "mmlint.cli", "mmlint.commands"}
+    assert added & {"__future__", "re", "argparse", "typing", "enum"} == set()

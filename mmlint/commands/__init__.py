@@ -16,8 +16,6 @@ Adding a command = adding one module and one line here; :mod:`mmlint.cli`
 only builds the parser from this table and hands over.
 """
 
-from __future__ import annotations
-
 import importlib
 import sys
 
@@ -44,7 +42,7 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def load(name: str) -> ModuleType:
+def load(name: str) -> "ModuleType":
     """The module of command ``name`` (a key of :data:`COMMANDS`).
 
     Raises:
@@ -53,27 +51,27 @@ def load(name: str) -> ModuleType:
     return importlib.import_module(COMMANDS[name])
 
 
-def add_store_options(p: argparse.ArgumentParser, profile_help: str = "engramory profile (overrides detection)") -> None:
+def add_store_options(p: "argparse.ArgumentParser", profile_help: str = "engramory profile (overrides detection)") -> None:
     """``--dialect`` and ``--profile``, as every store-reading command takes them."""
     p.add_argument("--dialect", help="dialect of the store: mm, engramory, workspace (overrides detection)")
     p.add_argument("--profile", help=profile_help)
 
 
-def add_config_options(p: argparse.ArgumentParser) -> None:
+def add_config_options(p: "argparse.ArgumentParser") -> None:
     """``--config FILE`` and ``--isolated`` (see :mod:`mmlint.config`)."""
     p.add_argument("--config", metavar="FILE", help="read this configuration file only (default: the nearest "
                    ".mmlint.toml, mmlint.toml or pyproject.toml [tool.mmlint] in or above each store)")
     p.add_argument("--isolated", action="store_true", help="read no configuration file")
 
 
-def add_color_option(p: argparse.ArgumentParser) -> None:
+def add_color_option(p: "argparse.ArgumentParser") -> None:
     """``--color auto|always|never`` (see :func:`mmlint.reporters.use_color`)."""
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text output: auto (a terminal, unless NO_COLOR is set or FORCE_COLOR forces it), "
                         "always, never (default: auto)")
 
 
-def check_store_options(args: argparse.Namespace) -> None:
+def check_store_options(args: "argparse.Namespace") -> None:
     """Reject an unknown ``--dialect`` or ``--profile`` before any store is
     read: a usage error for the whole command, not for one PATH.
 
