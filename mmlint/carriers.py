@@ -23,6 +23,7 @@ import json
 import re
 
 from mmlint.model import NOTE_FIELDS
+from mmlint.textutil import lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
@@ -225,7 +226,7 @@ def with_inner_blanks(loose: list[tuple[int, str]], lines: list[str]) -> list[tu
     return out
 
 
-_MM_CARRIER_RE = re.compile(r"^-\s*\*\*(mmlint-[A-Za-z0-9_.-]+):\*\*")
+_MM_CARRIER_RE = lazy_re(r"^-\s*\*\*(mmlint-[A-Za-z0-9_.-]+):\*\*")
 
 
 def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
@@ -256,8 +257,8 @@ def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
 
 # ---------------------------------------------------------------- target forms of a value (issue 8 item 3)
 
-_ISO_DATETIME_RE = re.compile(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{3})?Z\Z")
-_DATE_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
+_ISO_DATETIME_RE = lazy_re(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{3})?Z\Z")
+_DATE_RE = lazy_re(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 
 
 def _real_date(text: str) -> bool:

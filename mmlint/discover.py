@@ -27,6 +27,8 @@ import os
 import re
 from collections import namedtuple
 
+from mmlint.textutil import lazy_re
+
 
 class NoStore(Exception):
     """No store was found; ``looked`` lists ``(place, path)`` pairs tried."""
@@ -43,7 +45,7 @@ class Found(namedtuple("Found", ("path", "how"))):
     __slots__ = ()
 
 
-_ENV_RE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
+_ENV_RE = lazy_re(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?")
 
 
 def expand_env(raw: str, env: dict[str, str] | None = None) -> str:

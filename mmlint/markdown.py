@@ -18,6 +18,7 @@ import re
 from functools import lru_cache
 
 from mmlint._record import Frozen
+from mmlint.textutil import lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
@@ -302,7 +303,7 @@ _INLINE_STOP_RE = re.compile("[`<\\\\&*\x00-\x1f_!\\[\\]]")
 #: never an autolink (that needs ``:`` or ``@``): markdown-it makes it one
 #: ``html_inline`` token, holding no link. Possessive: no backtracking.
 #: ``<a>`` is left to markdown-it (it counts link levels).
-_TAG_RE = re.compile("<[A-Za-z][A-Za-z0-9-]*+>")
+_TAG_RE = lazy_re("<[A-Za-z][A-Za-z0-9-]*+>")
 
 
 def _plain_chars(line: str, a: int, b: int) -> bool:

@@ -84,7 +84,9 @@ def test_a_plain_check_compiles_no_pattern_only_other_stores_need(tmp_path):
     assert {"mmlint.personal._EMAIL_RE", "mmlint.personal._SSN_RE", "mmlint.dialects.mm._BUDGET_RE",
             "mmlint.dialects.engramory._RECALL_NAME_RE", "mmlint.rules.store._CONFLICT",
             "mmlint.frontmatter._NUMERIC", "mmlint.textutil.UNSAFE_CHARS", "mmlint.reporters.json._RAW_UNSAFE",
-            "mmlint.rules.interop.INVISIBLE", "mmlint.rules.interop.BIDI"} <= left
+            "mmlint.rules.interop.INVISIBLE", "mmlint.rules.interop.BIDI", "mmlint.discover._ENV_RE",
+            "mmlint.carriers._ISO_DATETIME_RE", "mmlint.carriers._MM_CARRIER_RE", "mmlint.rules.hygiene._PATH_RE",
+            "mmlint.rules.hygiene._CODE_RE", "mmlint.markdown._TAG_RE"} <= left
 
 
 def test_building_the_parser_asks_no_terminal_size(tmp_path):

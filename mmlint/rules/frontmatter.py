@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from mmlint.model import Span
 from mmlint.rules import Context, ERROR, Finding, INFO, WARNING, body_line_offset, reader_rule, rule
+from mmlint.textutil import lazy_re
 
 _FM = ("engramory", "workspace")
 
@@ -284,7 +285,7 @@ def unknown_key(ctx: Context):
             yield Finding(span, f"unknown frontmatter key {key!r}")
 
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_FENCE = lazy_re(r"^\s{0,3}(```|~~~)")
 #: A label: list/heading/quote prefix, optional ``1.``, optional bold, the
 #: word(s), an optional parenthetical note (``How to apply (done 2026-04):``),
 #: optional bold close, then ``:`` or the full-width ``：`` on the same line.
@@ -313,7 +314,7 @@ _HOW = _Label(_LEAD + r"how[ \t]+to[ \t]+apply" + _NOTE + _BOLD + r"[:：]")
 #: A heading that is the label itself (``## Why``, ``### How to apply``): its
 #: section is the content, so no colon is needed.
 _HEAD_END = _NOTE + r"(?:[:：][ \t]*)?(?:#+[ \t]*)?$"
-_WHY_HEAD = re.compile(r"^#{1,6}[ \t]+why" + _HEAD_END, re.IGNORECASE)
+_WHY_HEAD = lazy_re(r"^#{1,6}[ \t]+why" + _HEAD_END, re.IGNORECASE)
 _HOW_HEAD = re.compile(r"^#{1,6}[ \t]+how[ \t]+to[ \t]+apply" + _HEAD_END, re.IGNORECASE)
 _WHY_NEAR = _Label(_BOLD + r"why\b")
 _HOW_NEAR = _Label(_BOLD + r"how\b")

@@ -20,7 +20,7 @@ import re
 from mmlint import outside, personal, similarity
 from mmlint.model import Note, Span
 from mmlint.rules import INFO, SAFE, WARNING, Context, Finding, Fix, body_line_offset, rule, shared
-from mmlint.textutil import decode, echo
+from mmlint.textutil import decode, echo, lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
@@ -76,12 +76,12 @@ def near_duplicate_note(ctx: Context):
 
 # ---------------------------------------------------------------- H102
 
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_CODE_RE = re.compile(r"`([^`\n]{1,200})`")
-_LINK_RE = re.compile(r"\]\(<?([^()<>\s]{1,300})>?(?:\s+\"[^\"\n]{0,200}\")?\)")
-_PATH_RE = re.compile(r"^(?:\./)?[\w@+.-]+(?:/[\w@+.-]+)*/?\Z")
-_EXT_RE = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}\Z")
-_LINE_SUFFIX_RE = re.compile(r":\d+(?::\d+)?(?:-\d+)?\Z")
+_FENCE_RE = lazy_re(r"^ {0,3}(`{3,}|~{3,})")
+_CODE_RE = lazy_re(r"`([^`\n]{1,200})`")
+_LINK_RE = lazy_re(r"\]\(<?([^()<>\s]{1,300})>?(?:\s+\"[^\"\n]{0,200}\")?\)")
+_PATH_RE = lazy_re(r"^(?:\./)?[\w@+.-]+(?:/[\w@+.-]+)*/?\Z")
+_EXT_RE = lazy_re(r"\.[A-Za-z][A-Za-z0-9]{0,7}\Z")
+_LINE_SUFFIX_RE = lazy_re(r":\d+(?::\d+)?(?:-\d+)?\Z")
 #: File name endings that mark a cited path as a file even when its top folder is gone.
 FILE_EXTENSIONS = frozenset(
     "py pyi js jsx ts tsx mjs cjs json toml yaml yml md mdx rst txt cfg ini sh bash zsh ps1 bat go rs java kt kts "
@@ -178,7 +178,7 @@ def stale_path(ctx: Context):
 
 # ---------------------------------------------------------------- H103 / H104
 
-_DATE_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_DATE_RE = lazy_re(r"(\d{4})-(\d{2})-(\d{2})")
 
 
 def parse_date(value: Any) -> _dt.date | None:
