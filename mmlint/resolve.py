@@ -26,7 +26,7 @@ from itertools import accumulate
 
 from mmlint import outside
 from mmlint._record import Frozen
-from mmlint.cache import UNWALKED as _UNWALKED
+from mmlint.walk import FOREIGN_DIRS as _UNWALKED  # the folders the walk does not enter
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:

@@ -285,8 +285,6 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
     Returns:
         A :class:`Walk`. Never raises for problems inside the store.
     """
-    from mmlint.cache import is_own_cache
-
     real_root = os.path.realpath(root)
     w = Walk(real_root)
     ov = _OVERLAYS.get(real_root)
@@ -317,6 +315,8 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
             if d in FOREIGN_DIRS:
                 w.skipped_dirs.append((rel, "another tool's folder"))
                 continue
+            from mmlint.cache import is_own_cache  # here: a store without folders needs no cache module
+
             if is_own_cache(full):
                 continue  # mmlint's result cache put inside the store: not store content
             keep.append(d)

@@ -195,3 +195,8 @@ def test_version_adds_only_the_package_the_cli_and_the_command_table():
     added = _added(["--version"])
     assert {m for m in added if m.startswith("mmlint")} == {"mmlint", "mmlint.cli", "mmlint.commands"}
     assert added & {"__future__", "re", "argparse", "typing", "enum"} == set()
+
+
+def test_no_cache_check_of_a_flat_store_imports_no_cache_module(plain_check_adds):
+    # resolve takes the unwalked folders from walk; the walk asks the cache module about subfolders only
+    assert "mmlint.cache" not in plain_check_adds and "mmlint.walk" in plain_check_adds
