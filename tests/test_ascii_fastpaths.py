@@ -28,3 +28,32 @@ def test_ascii_fast_paths_give_what_the_full_patterns_give(text):
     assert textutil.printable(text) == (full.sub(textutil._escape_char, text) if full.search(text) else text)
     assert textutil.unsafe_chars(text) == full.findall(text)
     assert json_reporter._safe(text) == json_reporter._RAW_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_PIECES = list("whyoWHY apl") + ["how to apply", "why", "(", "（", ")", "）", "\n", ":", "：", "**", "__", "#", " ", "\t",
+                                  "1.", "x", "\u0131", "é"]
+_INNER = st.lists(st.sampled_from(["x", " ", "(", "（", ")", "）", "\n", "é", ":"]), max_size=6).map("".join)
+#: label-shaped lines: heading or list prefix, the word, a parenthetical with any characters, its close, the colon
+_LABELISH = st.tuples(st.sampled_from(["", "## ", "- ", "1. **", "**"]), st.sampled_from(["why", "How to apply", "WHY", "how  to\tapply"]),
+                      st.sampled_from(["", " ", "(", "（"]), _INNER, st.sampled_from(["", ")", "）"]), _INNER,
+                      st.sampled_from(["", "**", " "]), st.sampled_from(["", ":", "：", " #"]), _INNER).map("".join)
+_LINE = st.lists(st.sampled_from(_PIECES), max_size=12).map("".join) | _LABELISH
+_OLD_NOTE = r"[ \t]*(?:[(（][^)）\n]{0,80}[)）][ \t]*)?"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LINE, min_size=1, max_size=3).map("".join))
+def test_why_how_labels_match_as_with_the_note_class(line):
+    # the F114/F116 label patterns say "not ), ） or a line break" with a look-ahead (cheaper to compile)
+    import re
+
+    from mmlint.rules import frontmatter as fm
+
+    for rx, old in ((fm._WHY.rx, fm._LEAD + "why" + _OLD_NOTE + fm._BOLD + "[:：]"),
+                    (fm._HOW.rx, fm._LEAD + r"how[ \t]+to[ \t]+apply" + _OLD_NOTE + fm._BOLD + "[:：]"),
+                    (fm._WHY_HEAD, r"^#{1,6}[ \t]+why" + _OLD_NOTE + r"(?:[:：][ \t]*)?(?:#+[ \t]*)?$"),
+                    (fm._HOW_HEAD, r"^#{1,6}[ \t]+how[ \t]+to[ \t]+apply" + _OLD_NOTE + r"(?:[:：][ \t]*)?(?:#+[ \t]*)?$")):
+        want = re.compile(old, re.IGNORECASE)
+        for text in (line, "1. **" + line, line.replace(" ", "(", 1)):
+            got, ref = rx.match(text), want.match(text)
+            assert (got and (got.span(), got.groups())) == (ref and (ref.span(), ref.groups())), (text, rx.pattern)

@@ -295,7 +295,12 @@ _FENCE = lazy_re(r"^\s{0,3}(```|~~~)")
 _PREFIX = " \t#>*-"
 _BOLD = r"(?:(?:\*\*|__)[ \t]*)?"
 _LEAD = r"(?:\d+[.)][ \t]*)?" + _BOLD
-_NOTE = r"[ \t]*(?:[(（][^)）\n]{0,80}[)）][ \t]*)?"
+#: The note's characters are "not ``)``, ``）`` or a line break", written as a
+#: look-ahead and ``[^\n]``: the class ``[^)）\n]`` says the same but costs
+#: ~0.2 ms to compile in each of the four patterns (a 64K-entry bitmap for
+#: three runs of characters, one beyond Latin-1); ``tests/test_ascii_fastpaths.py``
+#: holds the patterns to that class.
+_NOTE = r"[ \t]*(?:[(（](?:(?![)）])[^\n]){0,80}[)）][ \t]*)?"
 
 
 class _Label:
