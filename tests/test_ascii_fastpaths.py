@@ -21,7 +21,7 @@ def test_the_full_classes_hold_no_ascii_beyond_the_small_one():
         assert not json_reporter._RAW_UNSAFE.match(c) and not interop.BIDI.match(c) and not interop.INVISIBLE.match(c)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(TEXT)
 def test_ascii_fast_paths_give_what_the_full_patterns_give(text):
     full = textutil.UNSAFE_CHARS
@@ -41,7 +41,7 @@ _LINE = st.lists(st.sampled_from(_PIECES), max_size=12).map("".join) | _LABELISH
 _OLD_NOTE = r"[ \t]*(?:[(（][^)）\n]{0,80}[)）][ \t]*)?"
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(_LINE, min_size=1, max_size=3).map("".join))
 def test_why_how_labels_match_as_with_the_note_class(line):
     # the F114/F116 label patterns say "not ), ） or a line break" with a look-ahead (cheaper to compile)
@@ -57,3 +57,24 @@ def test_why_how_labels_match_as_with_the_note_class(line):
         for text in (line, "1. **" + line, line.replace(" ", "(", 1)):
             got, ref = rx.match(text), want.match(text)
             assert (got and (got.span(), got.groups())) == (ref and (ref.span(), ref.groups())), (text, rx.pattern)
+
+
+_NAME = st.lists(st.sampled_from(["a", "x.md", ".", " ", "~", "\n", ".bak", ".TMP", ".Swp", ".orig", ".rej", ".swo", "#",
+                                  ".sync-conflict-", " (", "conflicted copy", "Case Conflict", ")", " 2.md", "ſ", "K",
+                                  "ı", "é", "1"]), max_size=8).map("".join)
+#: Syncthing-shaped names, the letters of the label in any case or folded (long s, dotless i, Kelvin sign)
+_SYNCISH = st.tuples(st.sampled_from(["x", "note.md", ""]),
+                     st.sampled_from([".sync-conflict-", ".SYNC-Conflict-", ".ſync-conflict-", ".sync-conflıct-",
+                                      ".sync-conflict"]),
+                     st.sampled_from(["20260101-120000-ABCDEFG", "20260101-120000-abcdefg", "2026-1", "20260101-120000-ABKDEFG"]),
+                     st.sampled_from(["", ".md", ".md\n"])).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_NAME | _SYNCISH)
+def test_the_leftover_and_conflict_prefilters_never_hide_a_match(name):
+    # S109/S113 compile their patterns for the first name the cheap test lets through
+    from mmlint.rules import store
+
+    assert store._maybe_sync(name) or not store._SYNC_RE.search(name), repr(name)
+    assert store._maybe_temp(name) or not store._TEMP_RE.search(name), repr(name)

@@ -48,7 +48,7 @@ def _tokens(name: str) -> st.SearchStrategy[str]:
 
 
 @pytest.mark.parametrize("name", FAST)
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_fast_parse_is_argparse_or_nothing(name, data):
     argv = [name] + data.draw(st.lists(_tokens(name), max_size=7))
@@ -79,7 +79,7 @@ def _well_formed(draw, name: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", FAST)
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_well_formed_command_lines_are_parsed_as_argparse_does(name, data):
     argv = data.draw(_well_formed(name))

@@ -155,13 +155,31 @@ def empty_note(ctx: Context):
             yield Finding(Span(rec.path, 1, 1), f"note is empty ({len(rec.data)} bytes)")
 
 
-_SYNC_RE = re.compile(
+#: Compiled for the first name that may match (:func:`_maybe_sync`, :func:`_maybe_temp`): ~0.55 ms.
+_SYNC_RE = lazy_re(
     r"(\.sync-conflict-\d{8}-\d{6}-[A-Z0-9]{7})"        # Syncthing
     r"|( \([^()]*conflicted copy[^()]*\))"              # Dropbox
     r"|( \((?:Case|Encoding) Conflict\))"               # Dropbox case/encoding
     r"|( [2-9]\.md$)",                                   # iCloud "name 2.md"
     re.IGNORECASE)
-_TEMP_RE = re.compile(r"(\.(bak|tmp|swp|swo|orig|rej)$)|(~$)|(^\..*\.\d+\.\d+\.tmp$)|(^\.#)", re.IGNORECASE)
+_TEMP_RE = lazy_re(r"(\.(bak|tmp|swp|swo|orig|rej)$)|(~$)|(^\..*\.\d+\.\d+\.tmp$)|(^\.#)", re.IGNORECASE)
+_TEMP_ENDS = (".bak", ".tmp", ".swp", ".swo", ".orig", ".rej", "~")
+
+
+def _maybe_sync(name: str) -> bool:
+    """False only when :data:`_SYNC_RE` cannot match ``name``: an ASCII name
+    (case folding is plain there) with no space (three alternatives need
+    one) and no ``.sync-conflict-`` in any case (the fourth needs it)."""
+    return not name.isascii() or " " in name or ".sync-conflict-" in name.lower()
+
+
+def _maybe_temp(name: str) -> bool:
+    """False only when :data:`_TEMP_RE` cannot match ``name``: an ASCII name
+    that does not start with ``.`` and does not end (before one final line
+    break, where ``$`` also matches) with ``~`` or one of the extensions."""
+    if not name.isascii() or name.startswith("."):
+        return True
+    return (name[:-1] if name.endswith("\n") else name).lower().endswith(_TEMP_ENDS)
 
 
 @rule("S109", "leftover-file", INFO, scope="file")
@@ -177,7 +195,7 @@ def leftover_file(ctx: Context):
     """
     for path in ctx.store.files:
         name = path.rsplit("/", 1)[-1]
-        if _TEMP_RE.search(name) and not _SYNC_RE.search(name):
+        if _maybe_temp(name) and _TEMP_RE.search(name) and not (_maybe_sync(name) and _SYNC_RE.search(name)):
             yield Finding(Span(path, 1, 1), f"{echo(name)} looks like a temporary or backup file", hint="delete it once the note is known to be right")
 
 
@@ -194,7 +212,7 @@ def sync_conflict_copy(ctx: Context):
     """
     for path in ctx.store.files:
         name = path.rsplit("/", 1)[-1]
-        if _SYNC_RE.search(name):
+        if _maybe_sync(name) and _SYNC_RE.search(name):
             yield Finding(Span(path, 1, 1), f"{echo(name)} looks like a sync-conflict copy of another note",
                           hint="merge it into the original note and delete it")
 
