@@ -486,12 +486,14 @@ def _findings(active: list[Rule], views: dict[str, Context], store: Store, optio
     rule run on the view of its scope: serially, or split into tasks run by
     more than one process (:mod:`mmlint.parallel`, ``options.jobs``).
 
-    The tasks: each :data:`STORE` rule on its own, then every :data:`NOTE`
-    and :data:`FILE` rule together on one shard of the notes and files (a
-    view holding a contiguous run of them), so what one note's rules share
-    through ``Context.cache`` is computed once. A rule's findings are its
-    shards' findings in shard order, which is the serial order of a rule
-    that goes through the notes in order; for any rule, the findings on one
+    The tasks: the :data:`STORE` rules of one family together (rules share
+    what they compute through ``Context.cache`` within their family: the
+    pointer rules the note links, the index rules the index projection),
+    then every :data:`NOTE` and :data:`FILE` rule together on one shard of
+    the notes and files (a view holding a contiguous run of them), so what
+    one note's rules share is computed once, and small tasks come last.
+    A rule's findings are its shards' findings in shard order, which is the
+    serial order of a rule that goes through the notes in order; for any rule, the findings on one
     note are its findings there in a serial run (a :data:`NOTE` rule's
     findings on a note depend on that note alone), so after sorting the
     report is the serial one.
@@ -502,7 +504,11 @@ def _findings(active: list[Rule], views: dict[str, Context], store: Store, optio
     if jobs < 2:
         return [[_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store) for f in r.func(views[r.scope])]
                 for r in active]
-    whole = [k for k, r in enumerate(active) if r.scope == STORE]
+    families: dict[str, list[int]] = {}
+    for k, r in enumerate(active):
+        if r.scope == STORE:
+            families.setdefault(r.family, []).append(k)
+    whole = list(families.values())
     split = [k for k, r in enumerate(active) if r.scope != STORE]
     notes, files = views[NOTE].store.notes, list(views[FILE].store.files.items())
     shards = min(SHARDS_PER_JOB * jobs, max(len(notes), len(files), 1)) if split else 0
@@ -519,8 +525,8 @@ def _findings(active: list[Rule], views: dict[str, Context], store: Store, optio
 
     def run_one(t: int) -> list[list[Diagnostic]]:
         if t < len(whole):
-            r = active[whole[t]]
-            return [[_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store) for f in r.func(views[STORE])]]
+            return [[_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store) for f in r.func(views[STORE])]
+                    for r in (active[k] for k in whole[t])]
         sv = shard_views[t - len(whole)]
         return [[_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store) for f in r.func(sv[r.scope])]
                 for r in (active[k] for k in split)]
@@ -529,8 +535,9 @@ def _findings(active: list[Rule], views: dict[str, Context], store: Store, optio
 
     got = parallel.run_tasks(len(whole) + shards, run_one, jobs, outside.current, outside.merge, _pack, _unpack)
     found: list[list[Diagnostic]] = [[] for _ in active]
-    for t, k in enumerate(whole):
-        found[k] = got[t][0]
+    for t, ks in enumerate(whole):
+        for k, ds in zip(ks, got[t]):
+            found[k] = ds
     for res in got[len(whole):]:
         for k, ds in zip(split, res):
             found[k].extend(ds)
