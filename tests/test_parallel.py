@@ -13,7 +13,11 @@ import textwrap
 import time
 from pathlib import Path
 
+import fuzzing
 import pytest
+import strategies
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import ROOT
 from mmlint import api, config, dialects, outside, parallel, rules
@@ -76,6 +80,15 @@ def test_generated_stores_give_the_serial_diagnostics(tmp_path, mode):
     assert len(serial) > (1000 if mode == "dangling" else 3)
     assert _dump(rules.run(res.store, mod, Options(jobs=2))) == serial
     assert _dump(rules.run(res.store, mod, Options())) == serial  # automatic: parallel here when 2 CPUs
+    assert _no_children()
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(files=strategies.ANY_STORE, reader=st.sampled_from(fuzzing.READERS), jobs=st.sampled_from((2, 3)))
+def test_hypothesis_stores_give_the_serial_diagnostics(files, reader, jobs):
+    store = fuzzing.read(files, *reader)
+    mod = dialects.get(reader[0])
+    assert _dump(rules.run(store, mod, Options(jobs=jobs))) == _dump(rules.run(store, mod, Options(jobs=1)))
     assert _no_children()
 
 
