@@ -287,14 +287,18 @@ def plain_block(text: str) -> tuple[list[str], int, list[tuple[str, str, int, in
         offset += len(raw) + 1
         if raw.rstrip(" \t") == "---":
             return lines, i, fields, offset
-        if not raw or raw[0].isspace() or raw[0] == "#":
+        first = raw[:1]
+        if not first or first.isspace() or first == "#":
             return None
         k, sep, v = raw.partition(":")
-        key = k.rstrip()
-        value = v.strip()
-        if not sep or not key or not value or value[0] in "'\"|>[{":
+        if not sep:
             return None
-        fields.append((key, value, i + 1, len(k) + len(v) - len(v.lstrip()) + 2))
+        key = k.rstrip()
+        lead = v.lstrip()
+        value = lead.rstrip()
+        if not key or not value or value[0] in "'\"|>[{":
+            return None
+        fields.append((key, value, i + 1, len(k) + len(v) - len(lead) + 2))
     return None
 
 

@@ -51,16 +51,20 @@ NOTE_FIELDS: tuple[str, ...] = (
 
 _PLACE = Struct("<III")  # (path index, line, column) of one span
 _OTHER = 0xFFFFFFFF  # path index of a span kept as it is (in ``Spans._more``)
+_NARROW = Struct("<HHH")  # the same in 6 bytes, when every number of the note's spans fits
+_NARROW_MAX = 0xFFFF  # the largest line or column a narrow place holds
+_NARROW_OTHER = 0xFFFF  # _OTHER in a narrow place (so path indexes stay below it)
 #: Key tuples of :class:`Spans`, shared between notes that have the same keys
 #: in the same order (most notes of a store); at most :data:`_SHARED_MAX`.
 _TUPLES: dict[tuple[str, ...], tuple[str, ...]] = {}
 _SHARED_MAX = 4096
 
 
-@lru_cache(maxsize=64)
-def _packer(n: int) -> Struct:
-    """The :class:`struct.Struct` of ``n`` spans (``n`` times :data:`_PLACE`)."""
-    return Struct("<" + "III" * n)
+@lru_cache(maxsize=128)
+def _packer(n: int, narrow: bool = False) -> Struct:
+    """The :class:`struct.Struct` of ``n`` spans (``n`` times :data:`_PLACE`,
+    or :data:`_NARROW`)."""
+    return Struct("<" + ("HHH" if narrow else "III") * n)
 
 
 def _shared(t: tuple[str, ...]) -> tuple[str, ...]:
@@ -129,8 +133,9 @@ EMPTY_LIST: list[Any] = EmptyList()
 class Spans(MutableMapping):
     """A note's spans: field name (or ``extra:<key>``, ``header:<key>``) ->
     :class:`Span`; a mapping in insertion order like the ``dict`` it
-    replaces, kept compactly: a span with no end is 12 bytes (which path,
-    line, column), others are kept as they are. Reading a key makes its
+    replaces, kept compactly: a span with no end is 6 bytes (which path,
+    line, column, each below 65,536; 12 bytes for every span of a note with
+    a larger one), others are kept as they are. Reading a key makes its
     :class:`Span` (equal to the one stored, not the same object).
 
     Why: a store of 20,000 notes holds ~150,000 spans; as ``Span`` objects
@@ -142,26 +147,77 @@ class Spans(MutableMapping):
         self._path: str | None = None  # the first path seen (path index 0: the note's own file)
         self._others: tuple[str, ...] = ()  # the others (index 1, 2 ...): a tuple shared between notes
         self._keys: tuple[str, ...] = ()
-        self._pos = b""
+        self._pos = b""  # 6 (or 12) bytes a key: path index, line, column
         self._more: dict[str, Span] | None = None
         for k, v in (items.items() if hasattr(items, "items") else items):
             self[k] = v
 
     @classmethod
-    def of_places(cls, path: str, places: list[tuple[str, int, int]]) -> Spans:
-        """Spans in ``path`` from ``(key, line, column)`` triples (distinct
-        keys, 0 <= line, column < 2**32), as setting each in turn would."""
-        new = cls()
-        if places:
-            new._path = path
-            keys = tuple([p[0] for p in places])
-            got = _TUPLES.get(keys)
-            new._keys = got if got is not None else _shared(tuple(sys.intern(k) for k in keys))
-            flat: list[int] = []
-            for _, line, col in places:
-                flat += (0, line, col)
-            new._pos = _packer(len(places)).pack(*flat)
+    def packed(cls, path: str, keys: list[str], flat: list[int]) -> Spans:
+        """Spans in ``path`` of distinct ``keys``: ``flat`` holds ``0, line,
+        column`` for each key in turn (0 <= line, column < 2**32); as
+        setting each ``Span(path, line, column)`` in turn would."""
+        new = cls.__new__(cls)
+        new._path, new._others, new._more = path, (), None
+        if keys:
+            t = tuple(keys)
+            got = _TUPLES.get(t)
+            new._keys = got if got is not None else _shared(tuple([sys.intern(k) for k in t]))
+            new._pos = (_packer(len(t), True) if max(flat) <= _NARROW_MAX else _packer(len(t))).pack(*flat)
+        else:
+            new._path, new._keys, new._pos = None, (), b""
         return new
+
+    def place(self, key: str, path: str, line: int, column: int) -> None:
+        """``self[key] = Span(path, line, column)``, without making the :class:`Span`."""
+        if type(line) is int and type(column) is int and 0 <= line < 1 << 32 and 0 <= column < 1 << 32 \
+                and isinstance(path, str):
+            if self._more is not None:
+                self._more.pop(key, None)
+            if self._path is None:
+                self._path = path
+            if path == self._path:
+                where = 0
+            elif path in self._others:
+                where = self._others.index(path) + 1
+            else:
+                self._others = _shared(self._others + (path,))
+                where = len(self._others)
+            self._put(key, where, line, column)
+        else:
+            self[key] = Span(path, line, column)
+
+    def _width(self) -> int:
+        """Bytes a key in ``_pos``: 6, or 12 once a number is too large for 6."""
+        n = len(self._keys)
+        return len(self._pos) // n if n else 6
+
+    def _place_at(self, i: int) -> tuple[int, int, int]:
+        """``(path index or _OTHER, line, column)`` of the ``i``-th key."""
+        if self._width() == 6:
+            where, line, col = _NARROW.unpack_from(self._pos, 6 * i)
+            return (_OTHER if where == _NARROW_OTHER else where), line, col
+        return _PLACE.unpack_from(self._pos, 12 * i)
+
+    def _put(self, key: str, where: int, line: int, column: int) -> None:
+        """Store the place of ``key`` (new keys go last); ``where`` is a
+        path index or :data:`_OTHER`."""
+        w = self._width()
+        if w == 6 and (line > _NARROW_MAX or column > _NARROW_MAX or (where >= _NARROW_OTHER and where != _OTHER)):
+            n = len(self._keys)
+            flat = [x for i in range(n) for x in self._place_at(i)]
+            self._pos, w = _packer(n).pack(*flat), 12  # every place gets 12 bytes
+        if w == 6:
+            pos = _NARROW.pack(_NARROW_OTHER if where == _OTHER else where, line, column)
+        else:
+            pos = _PLACE.pack(where, line, column)
+        try:
+            i = self._keys.index(key)
+        except ValueError:
+            self._keys = _shared(self._keys + (sys.intern(key) if type(key) is str else key,))
+            self._pos += pos
+        else:
+            self._pos = self._pos[: w * i] + pos + self._pos[w * i + w:]
 
     def _index(self, key: str) -> int:
         try:
@@ -170,7 +226,7 @@ class Spans(MutableMapping):
             raise KeyError(key) from None
 
     def __getitem__(self, key: str) -> Span:
-        where, line, col = _PLACE.unpack_from(self._pos, 12 * self._index(key))
+        where, line, col = self._place_at(self._index(key))
         if where == 0:
             return Span(self._path, line, col)  # type: ignore[arg-type]
         if where == _OTHER:
@@ -181,35 +237,18 @@ class Spans(MutableMapping):
     def __setitem__(self, key: str, span: Span) -> None:
         if (span.end_line is None and span.end_column is None and type(span.line) is int and type(span.column) is int
                 and 0 <= span.line < 1 << 32 and 0 <= span.column < 1 << 32 and isinstance(span.path, str)):
-            if self._path is None:
-                self._path = span.path
-            if span.path == self._path:
-                where = 0
-            elif span.path in self._others:
-                where = self._others.index(span.path) + 1
-            else:
-                self._others = _shared(self._others + (span.path,))
-                where = len(self._others)
-            pos = _PLACE.pack(where, span.line, span.column)
-            if self._more is not None:
-                self._more.pop(key, None)
-        else:
-            pos = _PLACE.pack(_OTHER, 0, 0)
-            if self._more is None:
-                self._more = {}
-            self._more[key] = span
-        try:
-            i = self._keys.index(key)
-        except ValueError:
-            self._keys = _shared(self._keys + (sys.intern(key) if type(key) is str else key,))
-            self._pos += pos
-        else:
-            self._pos = self._pos[: 12 * i] + pos + self._pos[12 * i + 12:]
+            self.place(key, span.path, span.line, span.column)
+            return
+        if self._more is None:
+            self._more = {}
+        self._more[key] = span
+        self._put(key, _OTHER, 0, 0)
 
     def __delitem__(self, key: str) -> None:
         i = self._index(key)
+        w = self._width()
         self._keys = _shared(self._keys[:i] + self._keys[i + 1:])
-        self._pos = self._pos[: 12 * i] + self._pos[12 * i + 12:]
+        self._pos = self._pos[: w * i] + self._pos[w * i + w:]
         if self._more is not None:
             self._more.pop(key, None)
 
@@ -406,6 +445,11 @@ class Entry(Record):
             self._path, self._at = span.path, span.line
         else:
             self._path, self._at = None, span
+
+    @property
+    def line(self) -> int:
+        """``span.line``, without making the :class:`Span`."""
+        return self._at if self._path is not None else self._at.line
 
     @property
     def pointer_span(self) -> Span | None:

@@ -99,6 +99,14 @@ def _is_remote(dest: str) -> bool:
 _CONTROL_RE = re.compile("[\x00-\x1f\x7f]")
 
 
+#: A relative path that is its own normal form and names a file by any
+#: reading of :func:`classify`: ASCII letters, digits, ``_``, ``-``, ``.``
+#: in ``/``-separated parts that do not start with a dot (so no ``.`` or
+#: ``..`` part, no empty part, no ``:``, ``#``, ``?``, ``%``, ``\\``, ``~``).
+#: Deterministic classes: linear.
+_SIMPLE_PATH_RE = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*")
+
+
 def classify(dest: str, decode: bool = True, base: str = "") -> tuple[str | None, str, bool]:
     """Classify a destination by its syntax.
 
@@ -119,7 +127,18 @@ def classify(dest: str, decode: bool = True, base: str = "") -> tuple[str | None
 
     ``~notes.md`` and ``a:b.md`` are ordinary relative names: only ``~``,
     ``~/…``, ``/…`` and a drive letter followed by a separator are absolute.
+
+    A plain path at the root (most pointers: ``user-note-1.md``) is
+    answered by one pattern match (:data:`_SIMPLE_PATH_RE`), as the general
+    reading (:func:`_classify`) would answer it.
     """
+    if not base and _SIMPLE_PATH_RE.fullmatch(dest) is not None:
+        return dest, "local", False
+    return _classify(dest, decode, base)
+
+
+def _classify(dest: str, decode: bool, base: str) -> tuple[str | None, str, bool]:
+    """:func:`classify`, the general way (every destination)."""
     if decode:
         if _is_remote(dest):
             return None, REMOTE, False

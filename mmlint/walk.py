@@ -98,15 +98,19 @@ def _checked_regular(fd: int) -> tuple[int | None, os.stat_result | None, str]:
     return fd, st, ""
 
 
+#: How a file a listing showed to be regular is opened: read only, no
+#: blocking, no controlling terminal, no symlink followed.
+_LISTED_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NOFOLLOW", 0)
+
+
 def _open_listed_regular(path: str) -> tuple[int | None, os.stat_result | None, str]:
     """:func:`_open_regular` for a path a directory listing just showed to be
     a regular file and no symlink: no ``stat`` before the open; the open
     does not follow a link (``O_NOFOLLOW``) nor block (``O_NONBLOCK``), and
     ``fstat`` checks the opened file, so a file swapped since for a link, a
     FIFO or a device is still refused."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, _LISTED_FLAGS)
     except OSError as exc:
         return None, None, exc.strerror or str(exc)
     return _checked_regular(fd)
@@ -125,21 +129,23 @@ def read_bounded(path: str, limit: int = MAX_FILE_BYTES, regular: bool = False) 
     try:
         if st.st_size > limit:
             return None, st.st_size, f"file is {st.st_size} bytes, over the {limit}-byte read limit"
-        chunks = []
-        remaining = limit + 1
         # A regular file's read returns less than asked only at its end, so
         # a file no larger than fstat said is read in one call.
-        want = min(remaining, st.st_size + 1, 1 << 20)
-        while remaining > 0:
-            chunk = os.read(fd, want)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-            if len(chunk) < want:
-                break
-            want = min(remaining, 1 << 20)
-        data = b"".join(chunks)
+        want = min(limit + 1, st.st_size + 1, 1 << 20)
+        data = os.read(fd, want)
+        if len(data) == want:  # more may follow: a file over 1 MiB, or one that grew since fstat
+            chunks = [data]
+            remaining = limit + 1 - len(data)
+            while remaining > 0:
+                want = min(remaining, 1 << 20)
+                chunk = os.read(fd, want)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                remaining -= len(chunk)
+                if len(chunk) < want:
+                    break
+            data = b"".join(chunks)
         if len(data) > limit:
             return None, len(data), f"file grew past the {limit}-byte read limit while being read"
         return data, len(data), ""
@@ -322,8 +328,9 @@ def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = T
             keep.append(d)
         dirnames[:] = keep
         top = rel_dir.split("/", 1)[0].lower() if rel_dir != "." else ""
+        sep = "" if dirpath.endswith(os.sep) else os.sep
         for name in sorted(filenames):
-            full = os.path.join(dirpath, name)
+            full = dirpath + sep + name  # os.path.join, for a name with no separator
             rel = name if rel_dir == "." else f"{rel_dir}/{name}"
             kind = "file"
             if top and top in skip_top:

@@ -15,7 +15,8 @@ _ints = st.one_of(st.integers(0, 5), st.integers(0, (1 << 32) + 5))
 _spans = st.builds(Span, _paths, _ints, _ints, st.one_of(st.none(), _ints), st.one_of(st.none(), _ints))
 _keys = st.sampled_from(["name", "summary", "type", "extra:scope", "header:title", "title", "x" * 40])
 _ops = st.lists(st.one_of(st.tuples(st.just("set"), _keys, _spans), st.tuples(st.just("del"), _keys, st.none()),
-                          st.tuples(st.just("setdefault"), _keys, _spans)), max_size=30)
+                          st.tuples(st.just("setdefault"), _keys, _spans), st.tuples(st.just("place"), _keys, _spans)),
+                max_size=30)
 
 
 @settings(max_examples=120, deadline=None)
@@ -29,6 +30,9 @@ def test_spans_behave_as_a_dict(ops):
             got[key] = span
         elif op == "setdefault":
             assert got.setdefault(key, span) == want.setdefault(key, span)
+        elif op == "place":  # a span with no end, set without making it
+            want[key] = Span(span.path, span.line, span.column)
+            got.place(key, span.path, span.line, span.column)
         elif key in want:
             del want[key]
             del got[key]

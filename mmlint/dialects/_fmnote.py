@@ -31,6 +31,11 @@ _REPEATED = frozenset({"type", "created", "updated", "scope", "confidence"})
 NEST = "metadata"
 
 
+#: ``(dialect, id(keymap), raw)`` -> the ``(dialect, keymap, raw)`` tuple
+#: the layouts read that way share (at most 64).
+_HOWS: dict[tuple, tuple] = {}
+
+
 class NoteLayout:
     """How a frontmatter note was written on disk (for byte-exact rewriting).
 
@@ -56,20 +61,41 @@ class NoteLayout:
     never rewrites, so holds no second copy of any note text.
     """
 
-    __slots__ = ("dialect", "data", "_path", "_keymap", "_slug", "_category", "_raw", "_parts", "_patch")
+    __slots__ = ("_how", "data", "_path", "_slug", "_category", "_parts", "_patch")
 
     def __init__(self, dialect: str, data: bytes, args: tuple) -> None:
-        self.dialect = dialect
         self.data = data
-        # the arguments of read_note, in slots (a tuple would cost 64 bytes a note more)
-        self._path, self._keymap, self._slug, self._category, self._raw = args
+        # the arguments of read_note, in slots (a tuple would cost 64 bytes a note more); the
+        # dialect, keymap and raw flag in one tuple shared by the notes a reader reads alike
+        path, keymap, self._slug, self._category, raw = args
+        self._path = path
+        how = (dialect, keymap, raw)
+        got = _HOWS.get((dialect, id(keymap), raw))
+        if got is None or got[1] is not keymap:
+            got = how
+            if len(_HOWS) < 64:
+                _HOWS[(dialect, id(keymap), raw)] = how  # the tuple holds the keymap: its id is not reused
+        self._how = got
         self._parts: dict[str, Any] | None = None
         self._patch: dict[str, Any] | None = None
 
     @property
+    def dialect(self) -> str:
+        """The dialect that read the note (a writer reuses only its own)."""
+        return self._how[0]
+
+    @property
+    def _keymap(self) -> dict[str, str]:
+        return self._how[1]
+
+    @property
+    def _raw(self) -> bool:
+        return self._how[2]
+
+    @property
     def _args(self) -> tuple:
         """``(path, keymap, slug, category, raw)``: how :func:`read_note` read the note."""
-        return self._path, self._keymap, self._slug, self._category, self._raw
+        return self._path, self._how[1], self._slug, self._category, self._how[2]
 
     @property
     def built(self) -> bool:
@@ -289,6 +315,8 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
                     value = split_list(it.value) if fieldname in LIST_FIELDS else _as_text(it.value)
             if fieldname in _REPEATED and len(value) <= 32:
                 value = sys.intern(value)  # one string for every note of the same type or date
+            elif value == slug:
+                value = slug  # a name is most often its file's stem: one string
             setattr(note, fieldname, value)
             note.spans[fieldname] = Span(path, it.line, it.value_col)
         for key, value in extra.items():
@@ -335,9 +363,10 @@ def _read_plain(path: str, data: bytes, keymap: dict[str, str], slug: str, categ
     lines, close, fields, body_offset = block
     values: dict[str, Any] = {"category": category}
     extra: dict[str, Any] = {}
-    places: list[tuple[str, int, int]] = []
-    extra_places: list[tuple[str, int, int]] = []
-    seen: set[str] = set()
+    keys: list[str] = []  # the spans' keys: the fields read, then the extra keys
+    flat: list[int] = []  # 0, line, column of each
+    extra_keys: list[str] = []
+    extra_flat: list[int] = []
     prefix = carriers.PREFIX
     for key, value, line, col in fields:
         fieldname = keymap.get(key)
@@ -347,23 +376,29 @@ def _read_plain(path: str, data: bytes, keymap: dict[str, str], slug: str, categ
             if key in extra:
                 return None  # a duplicate (F107): the general way
             extra[key] = value
-            extra_places.append(("extra:" + key, line, 1))
+            extra_keys.append("extra:" + key)
+            extra_flat += (0, line, 1)
             continue
-        if fieldname in seen:
+        if fieldname in keys:
             return None  # a duplicate (F107): the general way
-        seen.add(fieldname)
-        places.append((fieldname, line, col))
-        if fieldname == "category":
+        keys.append(fieldname)
+        flat += (0, line, col)
+        if fieldname in _REPEATED:
+            values[fieldname] = sys.intern(value) if len(value) <= 32 else value
+        elif fieldname == "category":
             values["category"] = tuple(p for p in value.split("/") if p)
         elif fieldname in LIST_FIELDS:
             values[fieldname] = [p.strip() for p in value.split(",") if p.strip()] if raw else split_list(value)
         else:
-            values[fieldname] = sys.intern(value) if fieldname in _REPEATED and len(value) <= 32 else value
+            values[fieldname] = slug if value == slug else value  # a name is most often its file's stem: one string
+    if extra_keys:
+        keys += extra_keys
+        flat += extra_flat
     body = text[body_offset:]
     lead = body.startswith("\n")
     fm = fmmod.Frontmatter.unloaded(lines[0], lines[close], close + 1, body_offset,
                                     tuple([f[0] for f in fields]), reload or partial(_items_of, data, raw))
-    note = Note(path=path, slug=slug, extra=extra or EMPTY_DICT, header=EMPTY_DICT, spans=Spans.of_places(path, places + extra_places),
+    note = Note(path=path, slug=slug, extra=extra or EMPTY_DICT, header=EMPTY_DICT, spans=Spans.packed(path, keys, flat),
                 body=body[1:] if lead else body, body_line=1 + text.count("\n", 0, body_offset) + (1 if lead else 0),
                 frontmatter=fm, **values)
     return note, [], None

@@ -20,6 +20,7 @@ import bisect
 import os
 import posixpath
 import re
+from collections import Counter
 
 from mmlint._record import Record
 from mmlint import carriers, markdown, resolve
@@ -456,23 +457,23 @@ def _attach_index(store: Store) -> None:
     if idx is None:
         return
     seen: set[str] = set()
-    per_line: dict[int, int] = {}
-    for e in idx.entries:
-        per_line[e.span.line] = per_line.get(e.span.line, 0) + 1
+    per_line = Counter([e.line for e in idx.entries])
     credited: set[int] = set()
+    note_at = store.note_at
     for e in idx.entries:
-        if e.credits is not None:
-            note = store.note_at(e.credits)
-            if note is not None and note.entry is None:
-                note.entry = e
-    for e in idx.entries:
-        if e.kind != "link" or e.credits is None or e.credits in seen or per_line[e.span.line] > 1:
+        path = e.credits
+        if path is None:
             continue
-        note = store.note_at(e.credits)
+        note = note_at(path)
         if note is None:
             continue
-        seen.add(e.credits)
-        credited.add(e.span.line)
+        if note.entry is None:
+            note.entry = e
+        line = e.line
+        if e.kind != "link" or path in seen or per_line[line] > 1:
+            continue
+        seen.add(path)
+        credited.add(line)
         # Values the writer would fill in anyway are not stored (Note.derived_title).
         note.title = None if e.title == note.derived_title() else e.title
         note.index_hook = None if e.hook == note.summary else e.hook
