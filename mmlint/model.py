@@ -436,6 +436,12 @@ class Entry(Record):
         path = self._path
         return self._at if path is None else Span(path, self._at, 1)
 
+    @property
+    def line(self) -> int:
+        """``span.line`` (the 1-based index line the entry starts on), read
+        without making the :class:`Span`."""
+        return self._at if self._path is not None else self._at.line
+
     @span.setter
     def span(self, span: Span) -> None:
         if type(self._pcol) is int:

@@ -325,3 +325,24 @@ def test_schema_instance_with_carriers(dialect, extra, value):
         ctx = rules.Context(store, mod, rules.Options())
         for n in store.notes:
             assert fm._instance(ctx, n) == _instance_reference(ctx, n)
+
+
+# ---------------------------------------------------------------- Entry.line
+
+def test_entry_line_is_its_span_line():
+    from mmlint.model import Entry, Span
+
+    for span in (Span("MEMORY.md", 3, 1), Span("MEMORY.md", 4, 2), Span("MEMORY.md", 5, 1, 5, 9), Span("x.md", 6, 1)):
+        e = Entry(span, "a.md", "a.md", pointer_span=Span("MEMORY.md", span.line, 4, span.line, 8))
+        assert e.line == e.span.line == span.line
+    e = Entry.on_line("MEMORY.md", 7, "a.md", "a.md", "A", "h", None, "link", 4, 8, {})
+    assert e.line == e.span.line == 7
+    e.span = Span("MEMORY.md", 9, 3)
+    assert e.line == 9
+
+
+@pytest.mark.parametrize("root", corpus_stores() + fixture_stores(), ids=store_id)
+def test_entry_lines_on_real_indexes(root):
+    _, store = _read(root)
+    if store.index is not None:
+        assert [e.line for e in store.index.entries] == [e.span.line for e in store.index.entries]

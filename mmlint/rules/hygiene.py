@@ -277,15 +277,15 @@ def _drift_fix(ctx: Context, drifted: list[tuple[Any, Note]]) -> Fix | None:
         desc = n.summary.strip()
         if not desc or any(c in desc for c in "[]<>`\\\r\n|") or "http" in desc.lower() or "  " in desc:
             continue
-        if e.span.line > len(lines):
+        if e.line > len(lines):
             continue
-        raw = lines[e.span.line - 1]
+        raw = lines[e.line - 1]
         cr = "\r" if raw.endswith("\r") else ""
         body = raw[: len(raw) - len(cr)]
         core = body.rstrip()
         if not core.endswith(e.hook):
             continue
-        lines[e.span.line - 1] = core[: len(core) - len(e.hook)] + desc + body[len(core):] + cr
+        lines[e.line - 1] = core[: len(core) - len(e.hook)] + desc + body[len(core):] + cr
         changed += 1
     if not changed:
         return None
@@ -323,10 +323,10 @@ def index_drift(ctx: Context):
     threshold = float(setting(ctx, "drift-threshold"))
     per_line: dict[int, int] = {}
     for e in idx.entries:
-        per_line[e.span.line] = per_line.get(e.span.line, 0) + 1
+        per_line[e.line] = per_line.get(e.line, 0) + 1
     drifted = []
     for e in idx.entries:
-        if e.kind != "link" or e.target is None or not e.hook or per_line[e.span.line] > 1:
+        if e.kind != "link" or e.target is None or not e.hook or per_line[e.line] > 1:
             continue
         n = ctx.store.note_at(e.target)
         if n is None or not isinstance(n.summary, str) or not n.summary.strip():

@@ -178,7 +178,7 @@ def duplicate_pointer(ctx: Context):
         if e.credits in first:
             yield Finding(e.pointer_span or e.span, f"{e.credits!r} is already pointed at on line {first[e.credits]}")
         else:
-            first[e.credits] = e.span.line
+            first[e.credits] = e.line
 
 
 @rule("I107", "stale-projection", WARNING, dialects=("workspace",), fix=SAFE)
@@ -310,7 +310,7 @@ def _projection(ctx: Context) -> dict[str, Any]:
     text = idx.text.replace("\r\n", "\n").replace("\r", "\n") if idx is not None else ""
     raw = text[:-1] if text.endswith("\n") else text
     lines = list(enumerate(raw.split("\n"), start=1)) if raw else []
-    entry_lines = {e.span.line for e in idx.entries} if idx is not None else set()
+    entry_lines = {e.line for e in idx.entries} if idx is not None else set()
     hand = {n for n, t in lines if n not in entry_lines and not ctx.dialect.generated_shape(t)}
     new = _render(ctx).decode("utf-8", "surrogateescape")
     gen = new[:-1] if new.endswith("\n") else new
@@ -401,10 +401,10 @@ def long_entry(ctx: Context):
     lines = idx.lines()
     seen = set()
     for e in idx.entries:
-        if e.kind != "link" or e.span.line in seen:
+        if e.kind != "link" or e.line in seen:
             continue
-        seen.add(e.span.line)
-        n = len(lines[e.span.line - 1])
+        seen.add(e.line)
+        n = len(lines[e.line - 1])
         if n > limit:
-            yield Finding(Span(idx.path, e.span.line, limit + 1), f"pointer line is {n} characters long (over {limit})",
+            yield Finding(Span(idx.path, e.line, limit + 1), f"pointer line is {n} characters long (over {limit})",
                           hint="shorten the hook; move the detail into the note")

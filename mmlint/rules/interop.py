@@ -374,7 +374,7 @@ def outside_load_window(ctx: Context):
     max_bytes = int(ctx.options.caps.get("load_bytes", 25000))
     last = load_window(idx.text, max_lines, max_bytes - (3 if idx.bom else 0))
     for e in idx.entries:
-        if e.span.line > last and e.kind == "link" and e.target:
+        if e.line > last and e.kind == "link" and e.target:
             yield Finding(e.pointer_span or e.span, f"pointer to {echo(e.target)} is past Claude Code's load window (it loads lines 1-{last}); the agent never sees it")
 
 

@@ -73,7 +73,7 @@ def duplicate_topic(ctx: Context):
         if e.title in seen:
             yield Finding(e.span, f"topic {echo(e.title or '')} already has a section on line {seen[e.title]}")
         else:
-            seen[e.title or ""] = e.span.line
+            seen[e.title or ""] = e.line
 
 
 @rule("M107", "orphan-detail-file", WARNING, dialects=("mm",))
@@ -211,7 +211,7 @@ def sorted_index(idx, entries) -> bytes:
     ends_nl = idx.text.endswith("\n")
     if ends_nl:
         lines = lines[:-1]
-    starts = [e.span.line - 1 for e in entries]
+    starts = [e.line - 1 for e in entries]
     blocks = []
     for k, start in enumerate(starts):
         block = lines[start : starts[k + 1] if k + 1 < len(starts) else len(lines)]
