@@ -201,8 +201,29 @@ def _maybe_risky(ctx: Context, note: Any) -> bool:
     data = rec.data if rec is not None else None
     if not data:
         return True
+    return _risky_in_block(data, note.frontmatter.close_line)
+
+
+#: Bytes :func:`_risky_in_block` searches before it counts lines.
+_RISKY_WINDOW = 4096
+
+
+def _risky_in_block(data: bytes, close_line: int) -> bool:
+    """Whether :data:`_RISKY_BYTES` matches in ``data`` before its
+    ``close_line - 1``-th ``\n`` (all of it when it has fewer).
+
+    A match never holds a ``\n`` it does not end before, so a match
+    starting before that newline lies before it: the leftmost match in the
+    first :data:`_RISKY_WINDOW` bytes decides by the newlines before it,
+    and only a block reaching past the window with none there is searched
+    to its end."""
+    m = _RISKY_BYTES.search(data, 0, _RISKY_WINDOW)
+    if m is not None:
+        return data.count(b"\n", 0, m.start()) < close_line - 1
+    if len(data) <= _RISKY_WINDOW:
+        return False
     end = -1
-    for _ in range(note.frontmatter.close_line - 1):
+    for _ in range(close_line - 1):
         end = data.find(b"\n", end + 1)
         if end < 0:
             end = len(data)
