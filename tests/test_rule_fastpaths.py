@@ -4,7 +4,7 @@ a gate may only skip what the check would not find."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import corpus_stores, fixture_stores, store_id
@@ -346,3 +346,36 @@ def test_entry_lines_on_real_indexes(root):
     _, store = _read(root)
     if store.index is not None:
         assert [e.line for e in store.index.entries] == [e.span.line for e in store.index.entries]
+
+
+def _risky_in_block_reference(data, close_line):
+    end = -1
+    for _ in range(close_line - 1):
+        end = data.find(b"\n", end + 1)
+        if end < 0:
+            end = len(data)
+            break
+    return interop._RISKY_BYTES.search(data, 0, end) is not None
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from([p.encode() for p in LINE_PIECES] + [b"\n", b"\n", b"---\n", b"[[x]]"]), max_size=24).map(b"".join),
+       st.integers(0, 9), st.sampled_from([1, 3, 8, 4096]))
+@example(b"k: v\n---\n[[a]]\n", 3, 4096)
+@example(b"k: a:\n", 9, 3)
+@example(b"name: x\nk: a b c d: e\n---\n", 4, 8)
+def test_risky_window_agrees_with_the_block_search(monkeypatch, data, close_line, window):
+    monkeypatch.setattr(interop, "_RISKY_WINDOW", window)
+    assert interop._risky_in_block(data, close_line) == _risky_in_block_reference(data, close_line)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.characters(max_codepoint=300), max_size=8))
+@example("abcd")
+@example("abcdef")
+def test_hooks_taken_for_placeholders_have_too_few_grams(hook):
+    from mmlint import similarity
+    from mmlint.rules import hygiene
+
+    if hygiene._surely_placeholder(hook):
+        assert len(similarity.char_grams(hook)) < hygiene.MIN_HOOK_GRAMS

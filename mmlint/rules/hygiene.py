@@ -299,6 +299,15 @@ def _drift_fix(ctx: Context, drifted: list[tuple[Any, Note]]) -> Fix | None:
     return Fix(f"rewrite {changed} drifted pointer hook(s) to the notes' descriptions", {idx.path: new})
 
 
+def _surely_placeholder(hook: str) -> bool:
+    """Whether ``hook`` has fewer than :data:`MIN_HOOK_GRAMS` character
+    grams, told without computing them for a short ASCII hook: NFKC and
+    casefolding keep ASCII text's length, the rest of
+    :func:`~mmlint.similarity.char_grams` only shortens it, and a text of
+    ``k`` characters has at most ``max(k - 2, 1)`` grams."""
+    return len(hook) < MIN_HOOK_GRAMS + 2 and hook.isascii()
+
+
 @rule("H105", "index-drift", INFO, dialects={"engramory"}, profiles={"claude-code", "upstream"}, fix=SAFE)
 def index_drift(ctx: Context):
     """A pointer's hook (the text after the link) no longer matches its note's
@@ -327,6 +336,8 @@ def index_drift(ctx: Context):
     drifted = []
     for e in idx.entries:
         if e.kind != "link" or e.target is None or not e.hook or per_line[e.line] > 1:
+            continue
+        if _surely_placeholder(e.hook):
             continue
         n = ctx.store.note_at(e.target)
         if n is None or not isinstance(n.summary, str) or not n.summary.strip():
