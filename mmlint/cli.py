@@ -60,17 +60,39 @@ def _tolerant_streams() -> None:
 
 
 def main(argv: "Sequence[str] | None" = None) -> int:
-    """Run the CLI; returns the exit status."""
+    """Run the CLI; returns the exit status.
+
+    Without ``argv`` it runs this process's own command line (the console
+    script, ``python -m mmlint``), and the process ends with it: see
+    :func:`_freeze_at_exit`. A caller that passes ``argv`` keeps its process
+    as it was."""
+    own = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # the commonest probe: answer before building any parser
         sys.stdout.write(f"mmlint {__version__}\n")
         return EXIT_OK
+    if own:
+        _freeze_at_exit()
     _tolerant_streams()
     try:
         return _main(argv)
     except KeyboardInterrupt:
         sys.stderr.write("mmlint: interrupted\n")
         return EXIT_INTERRUPTED
+
+
+def _freeze_at_exit() -> None:
+    """Have interpreter exit skip its last garbage collection over what the
+    command built: at exit, before that collection, every tracked object
+    moves to the collector's permanent generation (:func:`gc.freeze`), which
+    no collection examines. The store and the modules hold no garbage cycles
+    (see :func:`_main`), files are closed and the standard streams flushed
+    as on any exit; only the pass over every object goes (~10 % of a cold
+    check of 200 notes)."""
+    import atexit
+    import gc
+
+    atexit.register(gc.freeze)
 
 
 def _main(argv: "Sequence[str] | None") -> int:

@@ -200,3 +200,20 @@ def test_version_adds_only_the_package_the_cli_and_the_command_table():
 def test_no_cache_check_of_a_flat_store_imports_no_cache_module(plain_check_adds):
     # resolve takes the unwalked folders from walk; the walk asks the cache module about subfolders only
     assert "mmlint.cache" not in plain_check_adds and "mmlint.walk" in plain_check_adds
+
+
+def test_the_process_command_line_skips_the_exit_collection_a_caller_keeps_it(tmp_path):
+    # main() without argv is the process's own command: gc.freeze at exit (registered after this
+    # probe's handler, so it runs before it); main(argv) leaves a caller's process alone
+    import subprocess
+    import sys
+
+    root = _store(tmp_path / "plain")
+    probe = ("import atexit, gc, io, sys\natexit.register(lambda: sys.stderr.write(f'\\nFROZEN {gc.get_freeze_count()}'))\n"
+             "import mmlint.cli as c\nsys.stdout = io.StringIO()\n")
+    argv = ["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"]
+    own = subprocess.run([sys.executable, "-c", probe + "sys.argv[1:] = sys.argv[2:]\nc.main()", "-", *argv],
+                         capture_output=True, text=True)
+    caller = subprocess.run([sys.executable, "-c", probe + "c.main(sys.argv[1:])", *argv], capture_output=True, text=True)
+    assert int(own.stderr.rsplit("FROZEN ", 1)[-1]) > 1000
+    assert int(caller.stderr.rsplit("FROZEN ", 1)[-1]) == 0
