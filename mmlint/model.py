@@ -211,13 +211,12 @@ class Spans(MutableMapping):
             pos = _NARROW.pack(_NARROW_OTHER if where == _OTHER else where, line, column)
         else:
             pos = _PLACE.pack(where, line, column)
-        try:
+        if key in self._keys:
             i = self._keys.index(key)
-        except ValueError:
+            self._pos = self._pos[: w * i] + pos + self._pos[w * i + w:]
+        else:  # a new key (no exception raised for it: most keys set are new)
             self._keys = _shared(self._keys + (sys.intern(key) if type(key) is str else key,))
             self._pos += pos
-        else:
-            self._pos = self._pos[: w * i] + pos + self._pos[w * i + w:]
 
     def _index(self, key: str) -> int:
         try:
@@ -451,11 +450,6 @@ class Entry(Record):
             self._path, self._at = span.path, span.line
         else:
             self._path, self._at = None, span
-
-    @property
-    def line(self) -> int:
-        """``span.line``, without making the :class:`Span`."""
-        return self._at if self._path is not None else self._at.line
 
     @property
     def pointer_span(self) -> Span | None:

@@ -34,3 +34,21 @@ def test_every_stored_pointer_classifies_as_the_general_way(root):
         if e.pointer is not None:
             for decode in (True, False):
                 assert resolve.classify(e.pointer, decode) == resolve._classify(e.pointer, decode, "")
+
+
+def _hook_reference(rest):
+    """engramory's hook reading as it was: each separator stripped in turn."""
+    text = rest.strip()
+    for sep in ("—", "–", " - ", "-", ":", "：", "·"):
+        if text.startswith(sep.strip()) and sep.strip():
+            text = text[len(sep.strip()):].strip()
+            break
+    return text or None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["—", "–", " - ", "-", ":", "：", "·", " ", "h", "ook", "\t"]), max_size=8).map("".join))
+def test_a_hook_reads_as_before(rest):
+    from mmlint.dialects import engramory
+
+    assert engramory._hook(rest) == _hook_reference(rest)

@@ -328,36 +328,37 @@ def read_index(path: str, data: bytes, profile: str | None = None) -> Index:
     h_iter = iter(idx.headings)
     h_next = next(h_iter, None)
     html_lines = parsed.html_lines
-    for lineno in range(1, len(lines) + 1):
+    entries = idx.entries
+    on_line = Entry.on_line
+    for lineno, line in enumerate(lines, start=1):
         while h_next is not None and h_next[0] <= lineno:
             if h_next[1] >= 2:
                 section = h_next[2]
             elif h_next[1] == 1 and "title" not in idx.header:
                 idx.header["title"] = h_next[2]
             h_next = next(h_iter, None)
-        line_links = by_line.get(lineno, [])
-        for link in line_links:
-            target = None
-            if link.kind == "link":
-                norm, kind, _ = resolve.classify(link.dest)
-                target = norm if kind == "local" else None
-            else:
-                target = _wiki_target(link.dest)
-            hook = None
-            if len(line_links) == 1 and link.end_column:
-                hook = _hook(lines[lineno - 1][link.end_column - 1 :])
-            idx.entries.append(Entry.on_line(path, lineno, link.dest, target, link.text, hook, section, link.kind,
-                                             link.column, link.column + len(link.dest), EMPTY_DICT))
-        raw = lines[lineno - 1].strip()
-        if not line_links and raw and lineno not in heads and lineno not in html_lines:
-            bare = bare_pointer(lines[lineno - 1], profile)
+        line_links = by_line.get(lineno)
+        if line_links is not None:
+            alone = len(line_links) == 1
+            for link in line_links:
+                if link.kind == "link":
+                    norm, kind, _ = resolve.classify(link.dest)
+                    target = norm if kind == "local" else None
+                else:
+                    target = _wiki_target(link.dest)
+                hook = _hook(line[link.end_column - 1 :]) if alone and link.end_column else None
+                entries.append(on_line(path, lineno, link.dest, target, link.text, hook, section, link.kind,
+                                       link.column, link.column + len(link.dest), EMPTY_DICT))
+            continue
+        if line.strip() and lineno not in heads and lineno not in html_lines:
+            bare = bare_pointer(line, profile)
             if bare is not None:
                 col, name = bare
-                hook = _hook(lines[lineno - 1][2:col].rstrip(" —–"))
-                idx.entries.append(Entry.on_line(path, lineno, name, posixpath.normpath(name), None, hook, section, "bare",
-                                                 col + 1, col + 1 + len(name), EMPTY_DICT))
+                hook = _hook(line[2:col].rstrip(" —–"))
+                entries.append(on_line(path, lineno, name, posixpath.normpath(name), None, hook, section, "bare",
+                                       col + 1, col + 1 + len(name), EMPTY_DICT))
                 continue
-            idx.prose.append((lineno, lines[lineno - 1]))
+            idx.prose.append((lineno, line))
     return idx
 
 
@@ -369,14 +370,16 @@ def _wiki_target(inner: str) -> str | None:
 
 
 _SEPARATORS = ("—", "–", " - ", "-", ":", "：", "·")
+_SEPARATORS_STRIPPED = tuple(sep.strip() for sep in _SEPARATORS if sep.strip())  # as a stripped hook starts
 
 
 def _hook(rest: str) -> str | None:
     text = rest.strip()
-    for sep in _SEPARATORS:
-        if text.startswith(sep.strip()) and sep.strip():
-            text = text[len(sep.strip()):].strip()
-            break
+    if text.startswith(_SEPARATORS_STRIPPED):
+        for sep in _SEPARATORS_STRIPPED:
+            if text.startswith(sep):
+                text = text[len(sep):].strip()
+                break
     return text or None
 
 
