@@ -379,3 +379,29 @@ def test_hooks_taken_for_placeholders_have_too_few_grams(hook):
 
     if hygiene._surely_placeholder(hook):
         assert len(similarity.char_grams(hook)) < hygiene.MIN_HOOK_GRAMS
+
+
+# ---------------------------------------------------------------- name gates (N112, X115)
+
+NAME_PIECES = ["a", "b.md", "/", "\n", "\x1b", "\x7f", "\x85", "\u2028", "\u202e", "\u200b", "\u00a0", "\udc80", "\udcff",
+               "é", " ", "~", "-"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(NAME_PIECES), min_size=1, max_size=5).map("".join), max_size=5))
+def test_name_gates_see_every_name(paths):
+    from mmlint.rules import naming
+    from mmlint.textutil import unsafe_chars
+
+    per_name = any(not "\udc80" <= c <= "\udcff" for p in paths for part in p.split("/") for c in unsafe_chars(part))
+    assert naming._any_unsafe(paths) == per_name
+    assert "".join(paths).isascii() == all(p.isascii() for p in paths)
+
+
+@pytest.mark.parametrize("root", corpus_stores() + fixture_stores(), ids=store_id)
+def test_history_paths_are_the_dialects(root):
+    from mmlint.rules import shared
+
+    mod, store = _read(root)
+    ctx = rules.Context(store, mod, rules.Options())
+    assert shared.history(ctx) == {n.path for n in store.notes if ctx.is_history(n.path)}

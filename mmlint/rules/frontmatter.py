@@ -9,7 +9,7 @@ import re
 from functools import lru_cache
 
 from mmlint.model import Span
-from mmlint.rules import Context, ERROR, Finding, INFO, WARNING, body_line_offset, reader_rule, rule
+from mmlint.rules import Context, ERROR, Finding, INFO, WARNING, body_line_offset, reader_rule, rule, shared
 from mmlint.textutil import lazy_re
 
 _FM = ("engramory", "workspace")
@@ -184,7 +184,7 @@ def _schema_errors(ctx: Context) -> dict[str, list]:
 def _skip(ctx: Context, note) -> bool:
     """No frontmatter fields to check: none, one that never closes, or a history archive."""
     fm = note.frontmatter
-    return fm is None or fm.close_raw is None or ctx.is_history(note.path)
+    return fm is None or fm.close_raw is None or note.path in shared.history(ctx)
 
 
 @rule("F109", "missing-frontmatter", ERROR, dialects=("engramory",), scope="note")

@@ -568,6 +568,8 @@ def invisible_name(ctx: Context):
     Bad: a note named ``deploy\u200b.md`` beside ``deploy.md``
     Good: names of visible characters only.
     """
+    if "".join(ctx.store.files).isascii():
+        return  # every BIDI and INVISIBLE character is outside ASCII
     for path in sorted(ctx.store.files):
         if path.isascii():
             continue  # every BIDI and INVISIBLE character is outside ASCII

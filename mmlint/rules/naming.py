@@ -6,8 +6,12 @@ import unicodedata
 
 from mmlint import carriers
 from mmlint.model import Span
-from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule
+from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule, shared
 from mmlint.textutil import echo
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Iterable
 
 #: mmlint's own files (configuration, baselines, carriers) that may sit in a store.
 _OWN_FILES = frozenset({".mmlint.toml", "mmlint.toml", "pyproject.toml", ".mmlint-baseline.json",
@@ -41,9 +45,10 @@ def type_prefix_mismatch(ctx: Context):
     Bad: ``project-x.md`` with ``type: feedback``
     Good: ``feedback-x.md`` with ``type: feedback``
     """
+    history = shared.history(ctx)
     for n in ctx.store.notes:
         name = n.path.rsplit("/", 1)[-1]
-        if ctx.is_history(n.path) or n.type is None:
+        if n.path in history or n.type is None:
             continue
         prefix = name.split("-", 1)[0]
         if prefix != n.type:
@@ -67,8 +72,9 @@ def name_slug_mismatch(ctx: Context):
     Bad: ``name: deploy-rules`` in ``project_release_train.md``
     Good: ``name: release-train`` in ``project_release_train.md``
     """
+    history = shared.history(ctx)
     for n in ctx.store.notes:
-        if not n.name or not n.name.strip() or n.name[0] in "'\"" or ctx.is_history(n.path):
+        if not n.name or not n.name.strip() or n.name[0] in "'\"" or n.path in history:
             continue  # blank (F112) or quote-broken (F102) names are reported there
         if ctx.store.profile == "claude-code" and any(c.isspace() for c in n.name.strip()):
             continue  # older Claude Code releases wrote a human title as the name
@@ -105,6 +111,17 @@ def unsafe_segment(ctx: Context):
                 yield Finding(Span(n.path, 1, 1), f"{what} {echo(check)}: {why}")
 
 
+def _any_unsafe(paths: Iterable[str]) -> bool:
+    """Whether some path holds an :data:`~mmlint.textutil.UNSAFE_CHARS`
+    character other than an undecodable byte's escape (``\udc80``-``\udcff``),
+    asked of the paths joined by ``/`` at once: a one-character class that
+    ``/`` is not in finds in the joined text exactly what it finds in the
+    names."""
+    from mmlint.textutil import unsafe_chars
+
+    return any(not "\udc80" <= c <= "\udcff" for c in unsafe_chars("/".join(paths)))
+
+
 @rule("N112", "control-character-in-name", WARNING, dialects=("engramory", "mm"))
 def control_character_in_name(ctx: Context):
     """A file or folder name in the store holds a control character (a line
@@ -120,6 +137,8 @@ def control_character_in_name(ctx: Context):
     """
     from mmlint.textutil import unsafe_chars
 
+    if not _any_unsafe(ctx.store.files):
+        return
     seen = set()
     for path in ctx.store.files:
         parts = path.split("/")

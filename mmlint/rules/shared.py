@@ -83,3 +83,13 @@ def gated(ctx: Context, gate: Any) -> Iterator[Any]:
     for group, joined in byte_chunks(ctx):
         if gate(joined):
             yield from group
+
+
+def history(ctx: Context) -> frozenset[str]:
+    """The paths of the notes that are history archives
+    (:meth:`~mmlint.rules.Context.is_history`), found once per context: a
+    rule asks ``path in history(ctx)`` per note instead of the dialect."""
+    got = ctx.cache.get("shared:history")
+    if got is None:
+        got = ctx.cache["shared:history"] = frozenset(n.path for n in ctx.store.notes if ctx.is_history(n.path))
+    return got
