@@ -195,9 +195,34 @@ def body_links(text: str) -> list[Link]:
     """
     if "[" not in text:
         return []
-    if len(text) <= MAX_PARSED_BODY and (any(m in text for m in _NEEDS_PARSER) or text.startswith(("    ", "\t"))
-                                         or "\r" in text):  # a lone CR ends a line too: split_lines knows it
+    if _needs_parser(text):
         return outline(text).links
+    return [Link(line, col, inner, inner, "wikilink", col + len(inner) + 4) for line, col, inner in _plain_wikilinks(text)]
+
+
+def body_link_rows(text: str) -> list[tuple[int, int, str, str]]:
+    """``(line, column, dest, kind)`` of each link of :func:`body_links`,
+    in the same order, without making a :class:`Link` where the body is
+    scanned without markdown-it (what a caller that keeps few links needs)."""
+    if "[" not in text:
+        return []
+    if _needs_parser(text):
+        return [(k.line, k.column, k.dest, k.kind) for k in outline(text).links]
+    return [(line, col, inner, "wikilink") for line, col, inner in _plain_wikilinks(text)]
+
+
+def _needs_parser(text: str) -> bool:
+    """Whether :func:`body_links` reads ``text`` (which holds a ``[``) with
+    markdown-it: it holds one of :data:`_NEEDS_PARSER` or a CR (a lone CR
+    ends a line too: split_lines knows it) or starts indented, and is at most
+    :data:`MAX_PARSED_BODY` long."""
+    return len(text) <= MAX_PARSED_BODY and (any(map(text.__contains__, _NEEDS_PARSER)) or text.startswith(("    ", "\t"))
+                                             or "\r" in text)
+
+
+def _plain_wikilinks(text: str) -> list[tuple[int, int, str]]:
+    """``(line, column, inner)`` of each ``[[inner]]`` of ``text`` read
+    without markdown-it (1-based, lines at ``\n``)."""
     out = []
     line, prev, line_start = 1, 0, 0  # offsets only grow: each character is counted once
     for start, inner in _wikilinks(text):
@@ -206,8 +231,7 @@ def body_links(text: str) -> list[Link]:
             line += breaks
             line_start = text.rfind("\n", prev, start) + 1
         prev = start
-        col = start - line_start + 1
-        out.append(Link(line, col, inner, inner, "wikilink", col + len(inner) + 4))
+        out.append((line, start - line_start + 1, inner))
     return out
 
 

@@ -498,21 +498,21 @@ def note_ref_rows(store: Any, dialect: Any = None) -> Iterator[tuple[str, int, i
             continue
         base = n.path.rsplit("/", 1)[0] if "/" in n.path else ""
         if "[" in text:
-            for link in markdown.body_links(text):
-                line = link.line + first - 1
-                if link.kind == "wikilink":
-                    r = seen_wiki.get(link.dest)
+            for line, column, dest, kind in markdown.body_link_rows(text):
+                line += first - 1
+                if kind == "wikilink":
+                    r = seen_wiki.get(dest)
                     if r is None:
-                        r = seen_wiki[link.dest] = find(link.dest)
-                    yield n.path, line, link.column, "wikilink", link.dest, r
+                        r = seen_wiki[dest] = find(dest)
+                    yield n.path, line, column, "wikilink", dest, r
                     continue
-                if link.dest.startswith("mm:"):
+                if dest.startswith("mm:"):
                     continue  # found by the URI scan below
-                r = seen_dest.get((link.dest, base))
+                r = seen_dest.get((dest, base))
                 if r is None:
-                    r = seen_dest[(link.dest, base)] = res.dest(link.dest, base)
+                    r = seen_dest[(dest, base)] = res.dest(dest, base)
                 if r.kind in LOCAL_KINDS:
-                    yield n.path, line, link.column, "link", link.dest, r
+                    yield n.path, line, column, "link", dest, r
         if is_mm and "mm:" in text:
             starts = None
             for start, mid, topic, _ in find_mm_uris(text):

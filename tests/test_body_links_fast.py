@@ -31,3 +31,9 @@ def test_a_wikilink_right_after_a_bracket():
     it there); the scan once jumped past it (found by the property above)."""
     for body in ("[[[a]]word[[a]]", "[[[a]]", "x [[[[b]] [[c]]"):
         assert markdown.body_links(body) == markdown.links(body, markdown.tokens(body)), body
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES + ["`x`", "<b>", "[l](d.md)", "\r", "    ", "&amp;", "\\["]), max_size=20).map("".join))
+def test_link_rows_are_the_links(body):
+    assert markdown.body_link_rows(body) == [(k.line, k.column, k.dest, k.kind) for k in markdown.body_links(body)]
