@@ -345,8 +345,9 @@ def wiki_resolver(store: Any, dialect: Any = None):
             hit = table("path").get(posixpath.normpath(stem.replace("\\", "/")))
             return hit if hit else Resolution(MISSING, stem)
         key = stem.casefold().replace("_", "-")
-        hit = (by_stem.get(stem) or table("fold").get(key) or table("name").get(key.replace(" ", "-"))
-               or table("prefixless").get(key))
+        hit = (by_stem.get(stem) or (tables.get("fold") or table("fold")).get(key)
+               or (tables.get("name") or table("name")).get(key.replace(" ", "-"))
+               or (tables.get("prefixless") or table("prefixless")).get(key))
         return hit if hit else Resolution(MISSING, stem)
 
     def resolve(inner: str) -> Resolution:

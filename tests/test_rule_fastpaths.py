@@ -405,3 +405,12 @@ def test_history_paths_are_the_dialects(root):
     mod, store = _read(root)
     ctx = rules.Context(store, mod, rules.Options())
     assert shared.history(ctx) == {n.path for n in store.notes if ctx.is_history(n.path)}
+
+
+def test_severity_in_is_the_dict_lookup():
+    for r in rules.load().values():
+        for dialect in ("mm", "engramory", "workspace", None):
+            for profile in (None, "recall-v1", "upstream", "claude-code"):
+                by = dict(r.severity_by)
+                want = by[profile] if profile is not None and profile in by else by.get(dialect or "", r.severity)
+                assert r.severity_in(dialect, profile) == want, (r.code, dialect, profile)

@@ -127,6 +127,8 @@ class Rule(Frozen):
         """The default severity in a store of ``dialect`` and ``profile``:
         :attr:`severity_by` for the profile, else for the dialect, else
         :attr:`severity`."""
+        if not self.severity_by:
+            return self.severity  # most rules: no dict to build per finding
         by = dict(self.severity_by)
         if profile is not None and profile in by:
             return by[profile]
