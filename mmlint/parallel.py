@@ -79,9 +79,10 @@ def jobs_for(jobs: int | None, notes: int) -> int:
 
     ``jobs``: 1 serial; N > 1 N, at most :data:`MAX_JOBS` (1 without a
     usable ``fork``, see :func:`can_fork`); ``None`` or 0
-    automatic: serial below :data:`AUTO_MIN_NOTES` notes, else one process
-    per :data:`AUTO_MIN_NOTES` notes, at most the CPUs this process may use
-    (:func:`cpus`) and :data:`AUTO_MAX_JOBS`.
+    automatic: serial below :data:`AUTO_MIN_NOTES` notes or when no CPU is
+    idle (:func:`busy`), else one process per :data:`AUTO_MIN_NOTES` notes,
+    at most the CPUs this process may use (:func:`cpus`) and
+    :data:`AUTO_MAX_JOBS`.
 
     Raises:
         ValueError: ``jobs`` negative.
@@ -93,10 +94,23 @@ def jobs_for(jobs: int | None, notes: int) -> int:
     if not jobs:
         if notes < AUTO_MIN_NOTES:
             return 1
-        jobs = min(cpus(), AUTO_MAX_JOBS, notes // AUTO_MIN_NOTES)
-        if jobs < 2:
+        n = cpus()
+        jobs = min(n, AUTO_MAX_JOBS, notes // AUTO_MIN_NOTES)
+        if jobs < 2 or busy(n):
             return 1
     return min(jobs, MAX_JOBS) if can_fork() else 1
+
+
+def busy(n: int) -> bool:
+    """Whether the machine has no CPU to spare for a worker: the 1-minute
+    load average is at least ``n`` - 0.5 for ``n`` CPUs (``make -l`` asks
+    the same before it starts another job). A worker on a saturated
+    machine costs CPU (its copy-on-write page faults, ~10 % of the rules'
+    CPU) and gains no wall time. ``False`` where the load is unknown."""
+    try:
+        return os.getloadavg()[0] >= n - 0.5
+    except (AttributeError, OSError):
+        return False
 
 
 def deadline(parent_seconds: float) -> float:

@@ -79,7 +79,7 @@ def test_generated_stores_give_the_serial_diagnostics(tmp_path, mode):
     serial = _dump(rules.run(res.store, mod, Options(jobs=1)))
     assert len(serial) > (1000 if mode == "dangling" else 3)
     assert _dump(rules.run(res.store, mod, Options(jobs=2))) == serial
-    assert _dump(rules.run(res.store, mod, Options())) == serial  # automatic: parallel here when 2 CPUs
+    assert _dump(rules.run(res.store, mod, Options())) == serial  # automatic: parallel when 2 CPUs are idle
     assert _no_children()
 
 
@@ -92,10 +92,16 @@ def test_hypothesis_stores_give_the_serial_diagnostics(files, reader, jobs):
     assert _no_children()
 
 
-def test_automatic_jobs_need_a_large_store_and_a_second_cpu(monkeypatch):
+def test_automatic_jobs_need_a_large_store_and_an_idle_second_cpu(monkeypatch):
     monkeypatch.setattr(parallel, "cpus", lambda: 2)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.9, 2.0, 2.0))
     assert parallel.jobs_for(None, parallel.AUTO_MIN_NOTES - 1) == 1
     assert parallel.jobs_for(0, 20 * parallel.AUTO_MIN_NOTES) == 2
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.6, 0.1, 0.1))  # both CPUs busy: a worker would only cost CPU
+    assert parallel.jobs_for(None, 20 * parallel.AUTO_MIN_NOTES) == 1
+    assert parallel.jobs_for(2, 20 * parallel.AUTO_MIN_NOTES) == 2  # asked for: used anyway
+    monkeypatch.delattr(os, "getloadavg")
+    assert parallel.jobs_for(None, 20 * parallel.AUTO_MIN_NOTES) == 2
     assert parallel.jobs_for(1, 10**6) == 1
     assert parallel.jobs_for(3, 5) == 3  # asked for: used even on a small store
     assert parallel.jobs_for(10**6, 5) == parallel.MAX_JOBS
