@@ -30,7 +30,9 @@ Peers:
   ``schemas/engramory-upstream.note.json``. Absent: said so.
 
 Rows: cold ``mmlint check --format json`` (``--no-cache`` when the option
-exists), warm (the cache filled by a previous run; only when mmlint has a
+exists), the same with ``--jobs 1`` on plain stores of 1,000 notes and more
+(serial, beside the automatic choice; only when mmlint has ``--jobs``),
+warm (the cache filled by a previous run; only when mmlint has a
 cache), one note changed (a cached run after one note's body changed,
 against a cold run and the doctor; below 20,000 notes), ``mmlint --version`` against ``python -c pass``, the
 pathological inputs of issue 9 item 6 against normal inputs of the same size
@@ -220,9 +222,8 @@ def find_cjs() -> str | None:
     return shutil.which("check-jsonschema")
 
 
-def has_cache() -> bool:
-    out = subprocess.run(mmlint_cmd("check", "--help"), capture_output=True, text=True).stdout
-    return "--no-cache" in out
+def check_help() -> str:
+    return subprocess.run(mmlint_cmd("check", "--help"), capture_output=True, text=True).stdout
 
 
 def main() -> None:
@@ -243,7 +244,10 @@ def main() -> None:
     doctor = os.environ.get("MMLINT_BENCH_DOCTOR") or str(DOCTOR_DEFAULT)
     have_doctor = os.path.isfile(doctor)
     cjs = find_cjs()
-    cache = has_cache()
+    helptext = check_help()
+    cache = "--no-cache" in helptext
+    #: a cold check with --jobs 1 beside the default (automatic jobs) where a second process may pay
+    jobs = "--jobs" in helptext
     schema = str(ROOT / "schemas" / "engramory-upstream.note.json")
     rows: list[tuple[str, str, str, str, str]] = []
     notes: list[str] = []
@@ -297,6 +301,8 @@ def main() -> None:
                     time.sleep(3.2)
                 check = ["check", root, "--format", "json", "--profile", "upstream"]
                 cmds = {"cold": (mmlint_cmd(*check, *(["--no-cache"] if cache else [])), None)}
+                if jobs and mode == "plain" and n >= 1000:
+                    cmds["serial"] = (mmlint_cmd(*check, *(["--no-cache"] if cache else []), "--jobs", "1"), None)
                 if cache:
                     cmds["warm"] = (mmlint_cmd(*check), None)
                 if have_doctor:
@@ -312,7 +318,7 @@ def main() -> None:
                 for label in cmds:
                     if label == "doctor":
                         continue
-                    name = {"cold": "mmlint cold", "warm": "mmlint warm"}.get(label, label)
+                    name = {"cold": "mmlint cold", "warm": "mmlint warm", "serial": "mmlint cold --jobs 1"}.get(label, label)
                     ratio = f"{s.ratio(label, 'doctor'):.2f}×" if have_doctor else "doctor absent"
                     show((f"{what}: {name}", *fmt(s, label), "doctor", ratio))
                 if have_doctor:
