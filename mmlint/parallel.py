@@ -288,10 +288,11 @@ def _collect(pid: int, fd: int, until: float) -> tuple[list, Any] | None:
         return None
     status = _reap(pid)
     data = b"".join(chunks)
+    del chunks
     if status != 0 or len(data) < 8 or int.from_bytes(data[:8], "big") != len(data) - 8:
         return None
     try:
-        answers, state = _pickler().loads(data[8:])
+        answers, state = _pickler().loads(memoryview(data)[8:])  # no copy of the frame
         return list(answers), state
     except Exception:  # noqa: BLE001 - an unreadable answer is a lost worker
         return None

@@ -255,3 +255,43 @@ def test_cli_jobs_option(tmp_path):
     r = subprocess.run([sys.executable, "-m", "mmlint", "check", "--jobs", "-1", str(root)], capture_output=True,
                        text=True, env=env)
     assert r.returncode == 2 and "--jobs" in r.stderr
+
+
+def test_a_cached_check_records_what_the_worker_looked_at(tmp_path, monkeypatch):
+    """What a rule asks outside the store (H102's project and cited paths,
+    :mod:`mmlint.outside`) goes into the cache entry whichever process asked:
+    the worker's questions come back with its findings. The parent is slowed
+    down so that the worker runs most tasks."""
+    import json
+
+    (tmp_path / "proj" / ".git").mkdir(parents=True)
+    (tmp_path / "proj" / "src").mkdir()
+    (tmp_path / "proj" / "src" / "here.py").write_text("")
+    root = tmp_path / "proj" / "memory"
+    notes = {f"n{i}.md": (f"---\nname: n{i}\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n"
+                          f"---\n\nSee `src/here.py` and `src/gone{i}.py`.\n") for i in range(12)}
+    notes["MEMORY.md"] = "# Memory Index\n\n## reference\n" + "".join(f"- [N{i}](n{i}.md) — h\n" for i in range(12))
+    for rel, text in notes.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    real = parallel.run_tasks
+
+    def slow_parent(n, run_one, jobs, *rest):
+        def run(i):
+            if os.getpid() == _PARENT:
+                time.sleep(0.02)
+            return run_one(i)
+        return real(n, run, jobs, *rest)
+
+    entries = []
+    for jobs in (1, 2):
+        cache_dir = tmp_path / f"cache{jobs}"
+        monkeypatch.setenv("MMLINT_CACHE_DIR", str(cache_dir))
+        monkeypatch.setattr(parallel, "run_tasks", slow_parent)
+        res = api.check([str(root)], profile="upstream", cache=True, options=Options(jobs=jobs))
+        monkeypatch.setattr(parallel, "run_tasks", real)
+        assert any(d.code == "H102" for d in res.stores[0].diagnostics)
+        [entry] = [p for p in cache_dir.rglob("*.json") if not p.name.endswith(".notes.json")]
+        entries.append((_dump(res.stores[0].diagnostics), json.loads(entry.read_text())["looked"]))
+    assert entries[0] == entries[1] and entries[0][1]
+    assert _no_children()

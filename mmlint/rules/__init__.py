@@ -512,13 +512,16 @@ def _findings(active: list[Rule], views: dict[str, Context], store: Store, optio
             families.setdefault(r.family, []).append(k)
     whole = list(families.values())
     split = [k for k, r in enumerate(active) if r.scope != STORE]
-    notes, files = views[NOTE].store.notes, list(views[FILE].store.files.items())
-    shards = min(SHARDS_PER_JOB * jobs, max(len(notes), len(files), 1)) if split else 0
+    from itertools import islice
+
+    nv, fv = views[NOTE].store, views[FILE].store
+    notes, files = nv.notes, len(fv.files)
+    shards = min(SHARDS_PER_JOB * jobs, max(len(notes), files, 1)) if split else 0
     shard_views: list[dict[str, Context]] = []
+    items = iter(fv.files.items())
     for i in range(shards):
-        nv, fv = views[NOTE].store, views[FILE].store
         note_part = notes[len(notes) * i // shards: len(notes) * (i + 1) // shards]
-        file_part = dict(files[len(files) * i // shards: len(files) * (i + 1) // shards])
+        file_part = dict(islice(items, files * (i + 1) // shards - files * i // shards))
         shard_views.append({
             NOTE: Context(Store(root=nv.root, dialect=nv.dialect, profile=nv.profile, index=nv.index, notes=note_part,
                                 files=nv.files, problems=nv.problems, origin=nv.origin), views[NOTE].dialect, options),
