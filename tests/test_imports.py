@@ -200,6 +200,7 @@ def test_version_adds_only_the_package_the_cli_and_the_command_table():
 def test_no_cache_check_of_a_flat_store_imports_no_cache_module(plain_check_adds):
     # resolve takes the unwalked folders from walk; the walk asks the cache module about subfolders only
     assert "mmlint.cache" not in plain_check_adds and "mmlint.walk" in plain_check_adds
+    assert "heapq" not in plain_check_adds  # the suppression sweep imports it for a store with suppression comments
 
 
 def test_the_process_command_line_skips_the_exit_collection_a_caller_keeps_it(tmp_path):

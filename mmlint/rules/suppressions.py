@@ -24,7 +24,6 @@ inline; turn them off with ``ignore`` or ``per-path-ignores``.
 
 from __future__ import annotations
 
-import heapq
 import re
 
 from mmlint._record import Record
@@ -300,6 +299,8 @@ def apply_suppressions(ctx: Context, diagnostics: list[Diagnostic]) -> list[Diag
 
 def _hide(regs: list[Region], diags: list[tuple[int, Diagnostic]], hidden: set[int]) -> None:
     """Sweep lines in order, keeping the regions that cover the current line."""
+    import heapq  # here: a store without suppression comments never sweeps
+
     regs.sort(key=lambda r: r.start)
     diags.sort(key=lambda t: t[1].span.line)
     active: list[tuple[int, int, Region]] = []  # heap by end
