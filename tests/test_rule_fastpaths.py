@@ -414,3 +414,24 @@ def test_severity_in_is_the_dict_lookup():
                 by = dict(r.severity_by)
                 want = by[profile] if profile is not None and profile in by else by.get(dialect or "", r.severity)
                 assert r.severity_in(dialect, profile) == want, (r.code, dialect, profile)
+
+
+# ---------------------------------------------------------------- index lines without a list of lines (I103, I110)
+
+INDEX_PIECES = ["- [A](a.md) - h", "x" * 30, "é", "\U0001f600", "\n", "\r\n", "\r", " ", "#"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(INDEX_PIECES), max_size=30).map("".join), st.integers(0, 90), st.booleans())
+def test_index_line_scans_match_the_split_lines(text, limit, bom):
+    from mmlint.markdown import split_lines
+    from mmlint.rules import index
+
+    assert index._long_lines(text, limit) == {k: len(ln) for k, ln in enumerate(split_lines(text), 1) if len(ln) > limit}
+    used, want = 3 if bom else 0, None
+    for i, line in enumerate(text.split("\n"), start=1):
+        used += len(line.encode("utf-8", "surrogateescape")) + 1
+        if used > limit:
+            want = i
+            break
+    assert index._line_at_byte(text, limit, bom) == (want if want is not None else max(1, text.count("\n")))

@@ -97,12 +97,20 @@ def index_byte_cap(ctx: Context):
 
 
 def _line_at_byte(text: str, limit: int, bom: bool) -> int:
+    """The 1-based line (at ``\n``) holding byte ``limit + 1`` of the
+    index's UTF-8 (after a BOM), else its last line; reads only the lines
+    up to it."""
     used = 3 if bom else 0
-    for i, line in enumerate(text.split("\n"), start=1):
+    start, i = 0, 1
+    while True:
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
         used += len(line.encode("utf-8", "surrogateescape")) + 1
         if used > limit:
             return i
-    return max(1, text.count("\n"))
+        if end < 0:
+            return max(1, text.count("\n"))
+        start, i = end + 1, i + 1
 
 
 @rule("I104", "index-soft-cap", WARNING, dialects=("engramory",), profiles=("upstream",))
@@ -383,6 +391,15 @@ def index_symlink(ctx: Context):
         yield Finding(Span("MEMORY.md", 1, 1), "MEMORY.md is a symlink; engramory's sync gate refuses it")
 
 
+def _long_lines(text: str, limit: int) -> dict[int, int]:
+    """1-based line number -> length (code points) of each line of ``text``
+    (as :meth:`~mmlint.model.Index.lines` splits it) longer than ``limit``;
+    read one line at a time, so no list of every line is made."""
+    from mmlint.markdown import iter_lines
+
+    return {k: len(line) for k, line in enumerate(iter_lines(text), start=1) if len(line) > limit}
+
+
 @rule("I110", "long-entry", INFO, dialects=("engramory",))
 def long_entry(ctx: Context):
     """An index pointer line is longer than 200 characters (code points;
@@ -398,13 +415,15 @@ def long_entry(ctx: Context):
     if idx is None:
         return
     limit = int(ctx.options.caps.get("entry_chars", 200))
-    lines = idx.lines()
+    long = _long_lines(idx.text, limit)
+    if not long:
+        return
     seen = set()
     for e in idx.entries:
-        if e.kind != "link" or e.line in seen:
+        if e.kind != "link":
             continue
-        seen.add(e.line)
-        n = len(lines[e.line - 1])
-        if n > limit:
+        n = long.get(e.line)
+        if n is not None and e.line not in seen:  # one finding a line
+            seen.add(e.line)
             yield Finding(Span(idx.path, e.line, limit + 1), f"pointer line is {n} characters long (over {limit})",
                           hint="shorten the hook; move the detail into the note")

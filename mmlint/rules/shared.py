@@ -59,12 +59,13 @@ def _groups(ctx: Context) -> list[list[Any]]:
 def byte_chunks(ctx: Context) -> Iterator[tuple[list[Any], bytes]]:
     """``(records, joined)`` for the note and index files with non-empty
     ``data``, in store order: groups of about :data:`CHUNK` bytes, ``joined``
-    their bytes joined by ``b"\\n"`` (made on demand, one chunk at a time).
+    their bytes joined by ``b"\\n"`` (made on demand, one chunk at a time; a
+    group of one file gives that file's bytes, not a copy).
     Every such file is in exactly one group; an index file is alone in its
     own. See the module docs for which
     gates may be asked of ``joined``."""
     for group in _groups(ctx):
-        yield group, b"\n".join(rec.data for rec in group)
+        yield group, group[0].data if len(group) == 1 else b"\n".join(rec.data for rec in group)
 
 
 def notes_ascii(ctx: Context) -> bool:
