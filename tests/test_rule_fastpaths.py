@@ -435,3 +435,35 @@ def test_index_line_scans_match_the_split_lines(text, limit, bom):
             want = i
             break
     assert index._line_at_byte(text, limit, bom) == (want if want is not None else max(1, text.count("\n")))
+
+
+def _duplicate_slug_reference(ctx):
+    """N107's loop without its flat-store shortcut."""
+    import unicodedata
+
+    seen = {"memory.md": "MEMORY.md"} if ctx.store.index is not None else {}
+    out = []
+    for n in ctx.store.notes:
+        base = n.path.rsplit("/", 1)[-1]
+        key = unicodedata.normalize("NFC", base).casefold()
+        if key in seen and "/" not in seen[key] and "/" not in n.path:
+            continue
+        if key in seen:
+            out.append((n.path, seen[key]))
+        else:
+            seen[key] = n.path
+    return out
+
+
+@pytest.mark.parametrize("layout", [("a.md", "A.md", "memory.md"), ("a.md", "sub/a.md", "sub/A.md"), ("x.md", "Memory.md"),
+                                    ("sub/memory.md", "b.md")])
+def test_duplicate_slug_shortcut(tmp_path, layout):
+    for rel in layout:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("---\nname: a\ndescription: d\ntype: user\n---\n\nx\n", encoding="utf-8")
+    (tmp_path / "MEMORY.md").write_text("# Memory Index\n", encoding="utf-8")
+    mod = dialects.get("engramory")
+    store = mod.read(str(tmp_path), "upstream")
+    ctx = rules.Context(store, mod, rules.Options())
+    got = [f.span.path for f in rules.load()["N107"].func(ctx)]
+    assert got == [p for p, _ in _duplicate_slug_reference(ctx)]

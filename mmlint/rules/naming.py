@@ -199,6 +199,8 @@ def duplicate_slug(ctx: Context):
     Bad: ``sub1/dup.md`` and ``sub2/dup.md``; ``sub/memory.md`` next to the index
     Good: one of them renamed.
     """
+    if "/" not in "".join(n.path for n in ctx.store.notes):
+        return  # every note at the root: each clash is between two root files, N106's (below)
     seen: dict[str, str] = {"memory.md": "MEMORY.md"} if ctx.store.index is not None else {}
     for n in ctx.store.notes:
         base = n.path.rsplit("/", 1)[-1]

@@ -63,14 +63,13 @@ def dangling_pointer(ctx: Context):
             continue  # the mm reader reports an unsafe file: value
         if e.data.get("default_file") and valid_topic is not None and not valid_topic(e.title or ""):
             continue  # M101 reports the heading; its default path means nothing
-        where = echo(r.path or e.pointer or "")
         if r.kind == resolve.MISSING:
-            msg, hint = f"no note at {where}", "create the note or remove the entry"
+            msg, hint = f"no note at {echo(r.path or e.pointer or '')}", "create the note or remove the entry"
             near = _folded(ctx).get(unicodedata.normalize("NFC", r.path or "").casefold())
             if near:
                 hint = f"the file is {echo(near)}: names differ only in case or Unicode normalisation, which breaks on case-sensitive file systems"
         elif r.kind == resolve.FOLDER and _claims_note(e):
-            msg, hint = f"entry points at {where}, which is a folder, not a note", "point at the note file"
+            msg, hint = f"entry points at {echo(r.path or e.pointer or '')}, which is a folder, not a note", "point at the note file"
         elif r.kind == resolve.NOT_OPENABLE and not (r.path in ctx.store.files and ctx.store.files[r.path].kind == "unreadable"):
             msg, hint = f"entry points at {echo(e.pointer or '')}, which nothing can open: {r.reason}", "point at the note's file name itself"
         else:

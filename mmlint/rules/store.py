@@ -368,7 +368,8 @@ def _symlinked_notes(ctx: Context) -> set[str]:
         except OSError:
             out.update(p for p in paths if os.path.islink(os.path.join(ctx.store.root, *p.split("/"))))
             continue
-        out.update(p for p in paths if p.rpartition("/")[2] in links)
+        if links:
+            out.update(p for p in paths if p.rpartition("/")[2] in links)
     return out
 
 
@@ -385,7 +386,7 @@ def note_symlink(ctx: Context):
     import os
 
     linked = _symlinked_notes(ctx)
-    for path, rec in ctx.store.files.items():
+    for path, rec in ctx.store.files.items() if linked else ():
         if rec.kind == "note" and path in linked:
             target = os.path.relpath(os.path.realpath(os.path.join(ctx.store.root, *path.split("/"))), ctx.store.root)
             yield Finding(Span(path, 1, 1), f"note is a symlink to {echo(target)}; its content is read twice")
