@@ -405,6 +405,8 @@ def missing_why_how(ctx: Context):
         if n.type not in ("feedback", "project") or _skip(ctx, n):
             continue
         why, how, near_why, near_how = _labels(n.body)
+        if why and how:
+            continue  # no finding: no span to make
         span = n.spans.get("type") or Span(n.path, 1, 1)
         if not why and not how and not near_why and not near_how:
             yield Finding(span, f"{n.type} note has no 'Why:' and no 'How to apply:' line",
