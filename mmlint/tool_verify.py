@@ -77,8 +77,10 @@ def adopt(model: Store, reading: Reading | None) -> list[tuple[str, str, Any, An
             continue
         # A title left out because it equalled the name (Note.derived_title)
         # is still the index's text: a name the tool reads otherwise must not
-        # change the title too.
+        # change the title too. Likewise a hook left out because it equalled
+        # the summary (the index entry's hook) stays the index's text.
         shown = note.derived_title() if note.title is None else None
+        summary_adopted = False
         for f in COMPARED:
             mine, theirs = getattr(note, f), seen.get(f)
             if mine is None or theirs is None or isinstance(theirs, dict):
@@ -87,10 +89,16 @@ def adopt(model: Store, reading: Reading | None) -> list[tuple[str, str, Any, An
                 theirs = as_list(theirs)
             # the layout (what mmlint read) is asked only where the tool disagrees: building it reads the note again
             if theirs != mine and mine == _as_read(note, f):
+                if f == "summary" and note.index_hook is None and note.entry is not None \
+                        and getattr(note.entry, "hook", None) == mine:
+                    note.index_hook = mine  # the index shows the hook as it was: it stays, not the new summary
+                summary_adopted = summary_adopted or f == "summary"
                 setattr(note, f, theirs)
                 changed.append((note.path, f, mine, theirs))
         if shown is not None and note.title is None and note.derived_title() != shown:
             note.title = shown
+        if summary_adopted and note.index_hook is not None and note.index_hook == note.summary:
+            note.index_hook = None  # a hook equal to the summary is no hook of its own, as the readers give it
     return changed
 
 

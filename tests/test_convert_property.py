@@ -16,8 +16,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import make_store
+from conftest import make_store, tree_bytes
 from mmlint import convert, dialects
+from mmlint.dialects import engramory_reading as er
 
 TARGETS = [("mm", None), ("engramory", "recall-v1"), ("engramory", "upstream"), ("engramory", "claude-code"), ("workspace", None)]
 DEFAULTS = {"type": "reference", "summary": "imported note", "created": "2026-01-01", "updated": "2026-01-01"}
@@ -145,6 +146,14 @@ _SWALLOWED = {"name": '"', "title": None, "summary": None, "type": None, "tags":
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 # name: " then a: 9" -- one multi-line value to YAML, two keys to a line grammar (found by this test on main)
 @example(items=[_SWALLOWED], source=("engramory", "claude-code"), preamble=[], aux=False)
+# description: ""9 is '"9' to the doctor (unclosed quote) and '""9' to mmlint's grammar; the index hook '""9'
+# (no hook of its own: the summary) must stay as the index shows it when the tool's summary is adopted
+@example(items=[{**_SWALLOWED, "name": "a", "extra": {}, "summary": '""9'}], source=("engramory", "upstream"),
+         preamble=[], aux=False)
+# description: > is '' to mmlint's recall-v1 reading (a YAML block scalar) and '>' to its tool: adopted, the summary
+# equals the hook '>', which is then no hook of its own (None, as the readers give it) or the way back misses the origin
+@example(items=[{**_SWALLOWED, "name": "0", "extra": {}}, {**_SWALLOWED, "name": "00", "extra": {}, "summary": ">"}],
+         source=("engramory", "recall-v1"), preamble=[], aux=False)
 # name: 00 is the number 0 to YAML: the index's [00] must stay the title (found by this test on main)
 @example(items=[{**_SWALLOWED, "name": "0", "extra": {}}, {**_SWALLOWED, "name": "00", "extra": {}}],
          source=("engramory", "claude-code"), preamble=[], aux=False)
@@ -171,6 +180,22 @@ def test_any_store_round_trips_or_is_refused_cleanly(items, source, preamble, au
                 assert not (work / ("a" if failed is rt.back else "b")).exists()
                 continue
             assert rt.changed == [] and rt.same_paths, (target, rt.changed, [n.path for n in src.notes])
+
+
+def test_an_adopted_summary_keeps_the_index_hook_and_the_way_back_gives_the_source_bytes(tmp_path):
+    """``description: ""9``: the doctor reads ``"9`` (an unclosed quote keeps
+    what follows the opening one), mmlint's grammar ``""9``, and the index
+    shows the hook ``""9``. Claude Code gets the doctor's summary, the index
+    keeps its hook, and converting back restores the source's bytes."""
+    src = make_store(tmp_path / "src", {"MEMORY.md": '# Memory Index\n\n- [a](<a.md>) — ""9\n',
+                                        "a.md": '---\nname: a\ndescription: ""9\n---\n\nbody\n'})
+    store = dialects.get("engramory").read(str(src), "upstream")
+    rt = convert.round_trip(store, str(tmp_path / "work"), "engramory", "claude-code", DEFAULTS)
+    assert rt.there.written and rt.back is not None and rt.back.written, (rt.there.refusals, rt.back and rt.back.refusals)
+    assert rt.ok and rt.same_bytes
+    mid = er.claude_code(tree_bytes(tmp_path / "work" / "b"))
+    assert mid.notes["a.md"].fields["description"] == '"9'
+    assert '— ""9' in (tmp_path / "work" / "b" / "MEMORY.md").read_text(encoding="utf-8")
 
 
 def test_a_key_the_source_tool_never_sees_is_refused_not_written(tmp_path):
