@@ -149,8 +149,9 @@ def run_tasks(n: int, run_one: Callable[[int], Any], jobs: int, extra: Callable[
     claim_r, claim_w = os.pipe()
     workers: list[tuple[int, int]] = []  # (pid, result pipe read end)
     try:
-        # The whole list fits the pipe's buffer (64 KiB on Linux, at least
-        # 4 KiB by POSIX): written before any reader starts, so no write blocks.
+        # The whole list goes into the pipe's buffer before any reader starts,
+        # so the write cannot block: a few hundred bytes for a check; a list
+        # over 4 KiB only where the buffer is known to hold it (Linux: 64 KiB).
         data = b"".join(i.to_bytes(_RECORD, "big") for i in range(n))
         if len(data) > 4096 and not _fits(claim_w, len(data)):
             return [run_one(i) for i in range(n)]
