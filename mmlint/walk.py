@@ -12,14 +12,9 @@ from __future__ import annotations
 
 import os
 import stat
-from contextlib import contextmanager
 
 from mmlint._record import Record
 from mmlint.model import FileRecord
-
-TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
-if TYPE_CHECKING:
-    from typing import Iterator
 
 #: Folders that belong to other tools; their files are never notes.
 #: ``.git`` and ``.obsidian`` are tool state, ``.trash`` holds deleted notes,
@@ -259,24 +254,31 @@ def _broken_link(path: str) -> str:
 _OVERLAYS: dict[str, dict[str, bytes]] = {}
 
 
-@contextmanager
-def overlay(root: str, files: dict[str, bytes]) -> Iterator[None]:
+class overlay:  # noqa: N801 - used as a function: ``with overlay(root, files):``
     """While active, :func:`walk_store` of ``root`` lists the store's folders
     as on disk but takes each file's bytes from ``files`` (store-relative
     POSIX path -> bytes) when it holds the path, and adds the paths of
     ``files`` that are not on disk. ``--fix`` re-reads the store it is fixing
     this way, in memory: no copy of the store is ever written (so a killed
-    run leaves none behind)."""
-    real = os.path.realpath(root)
-    before = _OVERLAYS.get(real)
-    _OVERLAYS[real] = files
-    try:
-        yield
-    finally:
-        if before is None:
-            _OVERLAYS.pop(real, None)
+    run leaves none behind). A class rather than a
+    :func:`contextlib.contextmanager`: a check imports no :mod:`contextlib`."""
+
+    __slots__ = ("_root", "_files", "_real", "_before")
+
+    def __init__(self, root: str, files: dict[str, bytes]) -> None:
+        self._root = root
+        self._files = files
+
+    def __enter__(self) -> None:
+        self._real = real = os.path.realpath(self._root)
+        self._before = _OVERLAYS.get(real)
+        _OVERLAYS[real] = self._files
+
+    def __exit__(self, *exc: object) -> None:
+        if self._before is None:
+            _OVERLAYS.pop(self._real, None)
         else:
-            _OVERLAYS[real] = before
+            _OVERLAYS[self._real] = self._before
 
 
 def walk_store(root: str, skip_top: frozenset[str] = frozenset(), read: bool = True) -> Walk:

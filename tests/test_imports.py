@@ -201,6 +201,7 @@ def test_no_cache_check_of_a_flat_store_imports_no_cache_module(plain_check_adds
     # resolve takes the unwalked folders from walk; the walk asks the cache module about subfolders only
     assert "mmlint.cache" not in plain_check_adds and "mmlint.walk" in plain_check_adds
     assert "heapq" not in plain_check_adds  # the suppression sweep imports it for a store with suppression comments
+    assert "contextlib" not in plain_check_adds  # gc_paused and walk.overlay are classes (python -m imports it anyway)
 
 
 def test_the_process_command_line_skips_the_exit_collection_a_caller_keeps_it(tmp_path):
@@ -218,3 +219,37 @@ def test_the_process_command_line_skips_the_exit_collection_a_caller_keeps_it(tm
     caller = subprocess.run([sys.executable, "-c", probe + "c.main(sys.argv[1:])", *argv], capture_output=True, text=True)
     assert int(own.stderr.rsplit("FROZEN ", 1)[-1]) > 1000
     assert int(caller.stderr.rsplit("FROZEN ", 1)[-1]) == 0
+
+
+def test_gc_paused_nests_restores_and_lets_exceptions_through():
+    import gc
+
+    import pytest
+
+    from mmlint.gcpause import gc_paused
+
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the inner block found it off: it stays off
+    assert gc.isenabled()
+    with pytest.raises(KeyError), gc_paused():
+        raise KeyError("x")
+    assert gc.isenabled()
+
+
+def test_walk_overlay_is_undone_after_the_block_even_on_error(tmp_path):
+    import pytest
+
+    from mmlint import walk
+
+    (tmp_path / "a.md").write_bytes(b"disk")
+    with walk.overlay(str(tmp_path), {"a.md": b"memory", "b.md": b"new"}):
+        with walk.overlay(str(tmp_path), {"a.md": b"inner"}):
+            assert walk.walk_store(str(tmp_path)).files["a.md"].data == b"inner"
+        assert {p: r.data for p, r in walk.walk_store(str(tmp_path)).files.items()} == {"a.md": b"memory", "b.md": b"new"}
+    with pytest.raises(ValueError), walk.overlay(str(tmp_path), {"a.md": b"x"}):
+        raise ValueError
+    assert walk.walk_store(str(tmp_path)).files["a.md"].data == b"disk" and walk._OVERLAYS == {}
