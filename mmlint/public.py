@@ -43,18 +43,21 @@ def read_store(path: PathLike, dialect: str | None = None, profile: str | None =
 
 def lint(store: "Store", select: Iterable[str] = (), ignore: Iterable[str] = (),
          severity: dict[str, str] | None = None, caps: dict[str, int] | None = None,
-         hygiene: dict[str, Any] | None = None) -> list["Diagnostic"]:
+         hygiene: dict[str, Any] | None = None, jobs: int | None = None) -> list["Diagnostic"]:
     """The diagnostics of ``store``, sorted by path, line, rule code.
 
     ``select`` / ``ignore`` take rule codes, names or code prefixes (as
     ``--select`` / ``--ignore``); ``severity``, ``caps`` and ``hygiene`` are
-    the configuration tables of the same names. No configuration file is
-    read. Each :class:`mmlint.rules.Diagnostic` has ``code``, ``name``,
+    the configuration tables of the same names; ``jobs`` is ``--jobs``
+    (1: this process only; ``None`` or 0: automatic, a forked worker for a
+    large store when a CPU is idle and no other thread runs; the result is
+    the same). No configuration file is read. Each :class:`mmlint.rules.Diagnostic` has ``code``, ``name``,
     ``severity``, ``span`` (store-relative path, 1-based line and column),
     ``message``, ``hint`` and ``fix``.
 
     Raises:
-        CheckError: a selector that names no rule, a bad severity.
+        CheckError: a selector that names no rule, a bad severity, a
+            negative ``jobs``.
     """
     from mmlint import dialects, rules
 
@@ -70,7 +73,10 @@ def lint(store: "Store", select: Iterable[str] = (), ignore: Iterable[str] = (),
         r = rules.lookup(key)
         if r is not None:
             sev[r.code] = value
-    opts = rules.Options(select=select, ignore=ignore, severity=sev, caps=dict(caps or {}), hygiene=dict(hygiene or {}))
+    if jobs is not None and jobs < 0:
+        raise CheckError(f"jobs must be 0 (automatic) or more, not {jobs}")
+    opts = rules.Options(select=select, ignore=ignore, severity=sev, caps=dict(caps or {}), hygiene=dict(hygiene or {}),
+                         jobs=jobs)
     return rules.run(store, dialects.get(store.dialect), opts)
 
 

@@ -295,3 +295,16 @@ def test_a_cached_check_records_what_the_worker_looked_at(tmp_path, monkeypatch)
         entries.append((_dump(res.stores[0].diagnostics), json.loads(entry.read_text())["looked"]))
     assert entries[0] == entries[1] and entries[0][1]
     assert _no_children()
+
+
+def test_library_lint_takes_jobs(tmp_path):
+    import mmlint
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench
+
+    bench.make_store(str(tmp_path / "s"), 30, "dangling")
+    store = mmlint.read_store(str(tmp_path / "s"), profile="upstream")
+    assert _dump(mmlint.lint(store, jobs=2)) == _dump(mmlint.lint(store, jobs=1)) != []
+    with pytest.raises(api.CheckError, match="jobs"):
+        mmlint.lint(store, jobs=-1)
