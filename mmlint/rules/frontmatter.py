@@ -363,22 +363,70 @@ def _outside_fences(body: str, lines: list[str]):
 # checks that no other character matches "w" ignoring case).
 
 
-def _labels(body: str) -> tuple[bool, bool, bool, bool]:
+def _label_scan(body: str) -> tuple[tuple[bool, bool, bool, bool], list[tuple[int, str]]]:
+    """``(_labels(body), _empty_labels(body))`` from one pass over the
+    body's lines (F114's labels and near misses, F116's empty labels)."""
     why = how = near_why = near_how = False
-    for _, line in _outside_fences(body, body.split("\n")):
+    empty = []
+    lines = body.split("\n")
+    for i, line in _outside_fences(body, lines):
         if "w" not in line and "W" not in line:
-            continue  # no label on a line without a w (see above _labels)
-        if why and how:
-            break  # nothing left to find: the near misses are only looked for while a label is missing
-        if not why and (_WHY.match(line) or _WHY_HEAD.match(line)):
-            why = True
-        elif not why and _WHY_NEAR.match(line):
-            near_why = True
-        if not how and (_HOW.match(line) or _HOW_HEAD.match(line)):
-            how = True
-        elif not how and _HOW_NEAR.match(line):
-            near_how = True
-    return why, how, near_why, near_how
+            continue  # no label on a line without a w (see above)
+        if not (why and how):  # the near misses are only looked for while a label is missing
+            if not why and (_WHY.match(line) or _WHY_HEAD.match(line)):
+                why = True
+            elif not why and _WHY_NEAR.match(line):
+                near_why = True
+            if not how and (_HOW.match(line) or _HOW_HEAD.match(line)):
+                how = True
+            elif not how and _HOW_NEAR.match(line):
+                near_how = True
+        lm = _LABEL_REST.match(line)
+        if not lm:
+            continue
+        rest = strip_comments(lm.group(2)).strip(" *_")
+        j = i + 1
+        while not rest and j < len(lines):
+            nxt = lines[j]
+            j += 1
+            if not nxt.strip():
+                continue  # the content may follow a blank line (a list, a paragraph)
+            if _LABEL_REST.match(nxt) or nxt.lstrip().startswith("#"):
+                break
+            rest = strip_comments(nxt).strip(" *_-")
+        if not rest:
+            empty.append((i, "Why" if lm.group(1).lower() == "why" else "How to apply"))
+    return (why, how, near_why, near_how), empty
+
+
+def _labels(body: str) -> tuple[bool, bool, bool, bool]:
+    """``(why, how, near_why, near_how)``: whether ``body`` has a Why label,
+    a How-to-apply label, and a near miss of each (F114)."""
+    return _label_scan(body)[0]
+
+
+def _empty_labels(body: str) -> list[tuple[int, str]]:
+    """``(line index in body, "Why" or "How to apply")`` of each label of
+    ``body`` with nothing after it (F116)."""
+    return _label_scan(body)[1]
+
+
+def _label_findings(ctx: Context) -> list[tuple]:
+    """``(note, labels, empty labels)`` (:func:`_label_scan`) of the
+    feedback and project notes F114 or F116 report on, in note order: one
+    scan per note for both rules, once per run, nothing kept for the notes
+    with both labels and no empty one."""
+    got = ctx.cache.get("label-findings")
+    if got is None:
+        got = []
+        for n in ctx.store.notes:
+            if n.type not in ("feedback", "project") or _skip(ctx, n):
+                continue
+            flags, empty = _label_scan(n.body)
+            if not (flags[0] and flags[1]) or empty:
+                got.append((n, flags, empty))
+        ctx.cache["label-findings"] = got
+    return got
 
 
 @rule("F114", "missing-why-how", INFO, dialects=("engramory",), profiles=("upstream", "claude-code"),
@@ -401,12 +449,9 @@ def missing_why_how(ctx: Context):
     Bad: a feedback note that only says "use pnpm"
     Good: ``**Why:** the lockfile is pnpm's`` / ``**How to apply:** run pnpm install``
     """
-    for n in ctx.store.notes:
-        if n.type not in ("feedback", "project") or _skip(ctx, n):
-            continue
-        why, how, near_why, near_how = _labels(n.body)
+    for n, (why, how, near_why, near_how), _ in _label_findings(ctx):
         if why and how:
-            continue  # no finding: no span to make
+            continue  # F116's note only: no finding here, no span to make
         span = n.spans.get("type") or Span(n.path, 1, 1)
         if not why and not how and not near_why and not near_how:
             yield Finding(span, f"{n.type} note has no 'Why:' and no 'How to apply:' line",
@@ -452,38 +497,10 @@ def empty_why_how(ctx: Context):
     Bad: ``**Why:** <!-- fill in -->``
     Good: ``**Why:** the lockfile is pnpm's``
     """
-    for n in ctx.store.notes:
-        if n.type not in ("feedback", "project") or _skip(ctx, n):
-            continue
+    for n, _, empty in _label_findings(ctx):
         offset = body_line_offset(n)
-        for i, label in _empty_labels(n.body):
+        for i, label in empty:
             yield Finding(Span(n.path, offset + i + 1, 1), f"'{label}:' label has no content")
-
-
-def _empty_labels(body: str) -> list[tuple[int, str]]:
-    """``(line index in body, "Why" or "How to apply")`` of each label of
-    ``body`` with nothing after it (F116)."""
-    out = []
-    lines = body.split("\n")
-    for i, line in _outside_fences(body, lines):
-        if "w" not in line and "W" not in line:
-            continue  # no label on a line without a w (see above _labels)
-        lm = _LABEL_REST.match(line)
-        if not lm:
-            continue
-        rest = strip_comments(lm.group(2)).strip(" *_")
-        j = i + 1
-        while not rest and j < len(lines):
-            nxt = lines[j]
-            j += 1
-            if not nxt.strip():
-                continue  # the content may follow a blank line (a list, a paragraph)
-            if _LABEL_REST.match(nxt) or nxt.lstrip().startswith("#"):
-                break
-            rest = strip_comments(nxt).strip(" *_-")
-        if not rest:
-            out.append((i, "Why" if lm.group(1).lower() == "why" else "How to apply"))
-    return out
 
 
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
