@@ -34,7 +34,8 @@ exists), the same with ``--jobs 1`` on plain stores of 1,000 notes and more
 (serial, beside the automatic choice; only when mmlint has ``--jobs``),
 warm (the cache filled by a previous run; only when mmlint has a
 cache), one note changed (a cached run after one note's body changed,
-against a cold run and the doctor; below 20,000 notes), ``mmlint --version`` against ``python -c pass``, the
+against a cold run and the doctor; below 20,000 notes), ``python -m mmlint --version``
+and the console script pip installs (its launcher imports ``re`` first) against ``python -c pass``, the
 pathological inputs of issue 9 item 6 against normal inputs of the same size
 (``--no-hostile`` skips them), and ``mmlint convert`` (real and
 ``--dry-run``) to every target. This is a measurement
@@ -285,10 +286,18 @@ def main() -> None:
         CHILD_ENV.update(env_cache)
         # python -c pass vs mmlint --version
         s = Series()
-        interleave({"python -c pass": ([sys.executable, "-c", "pass"], None),
-                    "mmlint --version": (mmlint_cmd("--version"), None)}, max(runs, 9), s)
-        show(("`mmlint --version`", *fmt(s, "mmlint --version"), "`python -c pass`",
+        probes = {"python -c pass": ([sys.executable, "-c", "pass"], None),
+                  "mmlint --version": (mmlint_cmd("--version"), None)}
+        # the console script pip writes next to the interpreter (its launcher imports re first)
+        script = os.path.join(os.path.dirname(sys.executable), "mmlint")
+        if os.path.isfile(script) and os.access(script, os.X_OK):
+            probes["console script"] = ([script, "--version"], None)
+        interleave(probes, max(runs, 9), s)
+        show(("`python -m mmlint --version`", *fmt(s, "mmlint --version"), "`python -c pass`",
                      f"{s.median('python -c pass'):.3f} s, ratio {s.ratio('mmlint --version', 'python -c pass'):.2f}×"))
+        if "console script" in probes:
+            show(("`mmlint --version` (pip's console script)", *fmt(s, "console script"), "`python -c pass`",
+                  f"{s.median('python -c pass'):.3f} s, ratio {s.ratio('console script', 'python -c pass'):.2f}×"))
         for n in sorted(set(sizes) | set(dsizes)):
             for mode in ("plain", "dangling"):
                 if (mode == "plain" and n not in sizes) or (mode == "dangling" and n not in dsizes):
