@@ -415,18 +415,22 @@ def run(store: Store, dialect: Any, options: Options | None = None, partial: Par
         return _run(store, dialect, options or Options(), partial)
 
 
+def _view(store: Store, notes: list[Any] | None = None, files: dict[str, Any] | None = None) -> Store:
+    """``store`` with ``notes`` and/or ``files`` in place of its own (the
+    rest shared)."""
+    return Store(root=store.root, dialect=store.dialect, profile=store.profile, index=store.index,
+                 notes=store.notes if notes is None else notes, files=store.files if files is None else files,
+                 problems=store.problems, origin=store.origin)
+
+
 def _note_view(store: Store, skip: dict[str, Any]) -> Store:
     """``store`` with only the notes whose path is not in ``skip``."""
-    return Store(root=store.root, dialect=store.dialect, profile=store.profile, index=store.index,
-                 notes=[n for n in store.notes if n.path not in skip], files=store.files, problems=store.problems,
-                 origin=store.origin)
+    return _view(store, notes=[n for n in store.notes if n.path not in skip])
 
 
 def _file_view(store: Store, skip: dict[str, Any]) -> Store:
     """``store`` with only the files whose path is not in ``skip``."""
-    return Store(root=store.root, dialect=store.dialect, profile=store.profile, index=store.index,
-                 notes=store.notes, files={p: r for p, r in store.files.items() if p not in skip},
-                 problems=store.problems, origin=store.origin)
+    return _view(store, files={p: r for p, r in store.files.items() if p not in skip})
 
 
 def _keep(found: list[Diagnostic], paths: Any, partial: Partial) -> dict[str, list[Diagnostic]]:
@@ -522,11 +526,8 @@ def _findings(active: list[Rule], views: dict[str, Context], store: Store, optio
     for i in range(shards):
         note_part = notes[len(notes) * i // shards: len(notes) * (i + 1) // shards]
         file_part = dict(islice(items, files * (i + 1) // shards - files * i // shards))
-        shard_views.append({
-            NOTE: Context(Store(root=nv.root, dialect=nv.dialect, profile=nv.profile, index=nv.index, notes=note_part,
-                                files=nv.files, problems=nv.problems, origin=nv.origin), views[NOTE].dialect, options),
-            FILE: Context(Store(root=fv.root, dialect=fv.dialect, profile=fv.profile, index=fv.index, notes=fv.notes,
-                                files=file_part, problems=fv.problems, origin=fv.origin), views[FILE].dialect, options)})
+        shard_views.append({NOTE: Context(_view(nv, notes=note_part), views[NOTE].dialect, options),
+                            FILE: Context(_view(fv, files=file_part), views[FILE].dialect, options)})
 
     def run_one(t: int) -> list[list[Diagnostic]]:
         if t < len(whole):
