@@ -154,7 +154,7 @@ class Config(Record):
         self.profile = profile
         self.caps = {} if caps is None else caps
         self.hygiene = {} if hygiene is None else hygiene
-        #: ``jobs`` (0 = automatic), ``None`` when not configured
+        #: ``jobs`` (0 = automatic), ``None`` when not configured (serial)
         self.jobs = jobs
         #: the absolute paths of the files ``path`` extends (directly or not),
         #: nearest first; empty without ``extend`` (the result cache records them)

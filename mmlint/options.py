@@ -27,7 +27,8 @@ class Options:
         hygiene: settings of the hygiene rules (``[tool.mmlint.hygiene]``,
             :data:`mmlint.rules.hygiene.DEFAULTS`); absent keys take the default.
         jobs: processes the rules may run on (``--jobs``, ``jobs``): 1
-            serial, ``None`` or 0 automatic (:func:`mmlint.parallel.jobs_for`).
+            serial, and so is ``None`` (the default); 0 automatic
+            (:func:`mmlint.parallel.jobs_for`).
             It changes how fast, never what is found: the result cache
             ignores it.
 

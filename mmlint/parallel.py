@@ -25,7 +25,8 @@ reaps the workers before it propagates; a worker whose parent died stops
 before its next task. Every pipe is closed on every path.
 
 :func:`jobs_for` decides how many processes a check uses: ``jobs`` 1 is
-serial; ``None`` or 0 is automatic (see there).
+serial, and so is ``None`` (not configured: the default); 0 is automatic (see
+there).
 """
 
 from __future__ import annotations
@@ -77,9 +78,9 @@ def jobs_for(jobs: int | None, notes: int) -> int:
     """How many processes (parent included) a check of a store with
     ``notes`` notes uses.
 
-    ``jobs``: 1 serial; N > 1 N, at most :data:`MAX_JOBS` (1 without a
-    usable ``fork``, see :func:`can_fork`); ``None`` or 0
-    automatic: serial below :data:`AUTO_MIN_NOTES` notes or when no CPU is
+    ``jobs``: ``None`` (not configured: the default) or 1 serial; N > 1
+    N, at most :data:`MAX_JOBS` (1 without a usable ``fork``, see
+    :func:`can_fork`); 0 automatic: serial below :data:`AUTO_MIN_NOTES` notes or when no CPU is
     idle (:func:`busy`), else one process per :data:`AUTO_MIN_NOTES` notes,
     at most the CPUs this process may use (:func:`cpus`) and
     :data:`AUTO_MAX_JOBS`.
@@ -89,9 +90,9 @@ def jobs_for(jobs: int | None, notes: int) -> int:
     """
     if jobs is not None and jobs < 0:
         raise ValueError(f"jobs must be 0 (automatic) or more, not {jobs}")
-    if jobs == 1:
+    if jobs is None or jobs == 1:
         return 1
-    if not jobs:
+    if jobs == 0:
         if notes < AUTO_MIN_NOTES:
             return 1
         n = cpus()

@@ -49,9 +49,9 @@ def lint(store: "Store", select: Iterable[str] = (), ignore: Iterable[str] = (),
     ``select`` / ``ignore`` take rule codes, names or code prefixes (as
     ``--select`` / ``--ignore``); ``severity``, ``caps`` and ``hygiene`` are
     the configuration tables of the same names; ``jobs`` is ``--jobs``
-    (1: this process only; ``None`` or 0: automatic, a forked worker for a
-    large store when a CPU is idle and no other thread runs; the result is
-    the same). No configuration file is read. Each :class:`mmlint.rules.Diagnostic` has ``code``, ``name``,
+    (``None``, the default, or 1: this process only; 0: automatic, a forked
+    worker for a large store when a CPU is idle and no other thread runs;
+    the result is the same). No configuration file is read. Each :class:`mmlint.rules.Diagnostic` has ``code``, ``name``,
     ``severity``, ``span`` (store-relative path, 1-based line and column),
     ``message``, ``hint`` and ``fix``.
 

@@ -30,8 +30,8 @@ Peers:
   ``schemas/engramory-upstream.note.json``. Absent: said so.
 
 Rows: cold ``mmlint check --format json`` (``--no-cache`` when the option
-exists), the same with ``--jobs 1`` on plain stores of 1,000 notes and more
-(serial, beside the automatic choice; only when mmlint has ``--jobs``),
+exists), the same with ``--jobs auto`` on plain stores of 1,000 notes and more
+(a forked worker when a CPU is idle, beside the serial default; only when mmlint has ``--jobs``),
 warm (the cache filled by a previous run; only when mmlint has a
 cache), one note changed (a cached run after one note's body changed,
 against a cold run and the doctor; below 20,000 notes), ``python -m mmlint --version``
@@ -247,7 +247,7 @@ def main() -> None:
     cjs = find_cjs()
     helptext = check_help()
     cache = "--no-cache" in helptext
-    #: a cold check with --jobs 1 beside the default (automatic jobs) where a second process may pay
+    #: a cold check with --jobs auto beside the serial default where a second process may pay
     jobs = "--jobs" in helptext
     schema = str(ROOT / "schemas" / "engramory-upstream.note.json")
     rows: list[tuple[str, str, str, str, str]] = []
@@ -311,7 +311,7 @@ def main() -> None:
                 check = ["check", root, "--format", "json", "--profile", "upstream"]
                 cmds = {"cold": (mmlint_cmd(*check, *(["--no-cache"] if cache else [])), None)}
                 if jobs and mode == "plain" and n >= 1000:
-                    cmds["serial"] = (mmlint_cmd(*check, *(["--no-cache"] if cache else []), "--jobs", "1"), None)
+                    cmds["auto"] = (mmlint_cmd(*check, *(["--no-cache"] if cache else []), "--jobs", "auto"), None)
                 if cache:
                     cmds["warm"] = (mmlint_cmd(*check), None)
                 if have_doctor:
@@ -327,7 +327,7 @@ def main() -> None:
                 for label in cmds:
                     if label == "doctor":
                         continue
-                    name = {"cold": "mmlint cold", "warm": "mmlint warm", "serial": "mmlint cold --jobs 1"}.get(label, label)
+                    name = {"cold": "mmlint cold", "warm": "mmlint warm", "auto": "mmlint cold --jobs auto"}.get(label, label)
                     ratio = f"{s.ratio(label, 'doctor'):.2f}×" if have_doctor else "doctor absent"
                     show((f"{what}: {name}", *fmt(s, label), "doctor", ratio))
                 if have_doctor:

@@ -79,7 +79,7 @@ def test_generated_stores_give_the_serial_diagnostics(tmp_path, mode):
     serial = _dump(rules.run(res.store, mod, Options(jobs=1)))
     assert len(serial) > (1000 if mode == "dangling" else 3)
     assert _dump(rules.run(res.store, mod, Options(jobs=2))) == serial
-    assert _dump(rules.run(res.store, mod, Options())) == serial  # automatic: parallel when 2 CPUs are idle
+    assert _dump(rules.run(res.store, mod, Options(jobs=0))) == serial  # automatic: parallel when 2 CPUs are idle
     assert _no_children()
 
 
@@ -95,18 +95,19 @@ def test_hypothesis_stores_give_the_serial_diagnostics(files, reader, jobs):
 def test_automatic_jobs_need_a_large_store_and_an_idle_second_cpu(monkeypatch):
     monkeypatch.setattr(parallel, "cpus", lambda: 2)
     monkeypatch.setattr(os, "getloadavg", lambda: (0.9, 2.0, 2.0))
-    assert parallel.jobs_for(None, parallel.AUTO_MIN_NOTES - 1) == 1
+    assert parallel.jobs_for(0, parallel.AUTO_MIN_NOTES - 1) == 1
     assert parallel.jobs_for(0, 20 * parallel.AUTO_MIN_NOTES) == 2
+    assert parallel.jobs_for(None, 20 * parallel.AUTO_MIN_NOTES) == 1  # not configured: serial, the default
     monkeypatch.setattr(os, "getloadavg", lambda: (1.6, 0.1, 0.1))  # both CPUs busy: a worker would only cost CPU
-    assert parallel.jobs_for(None, 20 * parallel.AUTO_MIN_NOTES) == 1
+    assert parallel.jobs_for(0, 20 * parallel.AUTO_MIN_NOTES) == 1
     assert parallel.jobs_for(2, 20 * parallel.AUTO_MIN_NOTES) == 2  # asked for: used anyway
     monkeypatch.delattr(os, "getloadavg")
-    assert parallel.jobs_for(None, 20 * parallel.AUTO_MIN_NOTES) == 2
+    assert parallel.jobs_for(0, 20 * parallel.AUTO_MIN_NOTES) == 2
     assert parallel.jobs_for(1, 10**6) == 1
     assert parallel.jobs_for(3, 5) == 3  # asked for: used even on a small store
     assert parallel.jobs_for(10**6, 5) == parallel.MAX_JOBS
     monkeypatch.setattr(parallel, "cpus", lambda: 1)
-    assert parallel.jobs_for(None, 10**6) == 1
+    assert parallel.jobs_for(0, 10**6) == 1
     monkeypatch.setattr(parallel, "can_fork", lambda: False)
     assert parallel.jobs_for(4, 10**6) == 1
     with pytest.raises(ValueError):

@@ -59,9 +59,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--show-settings", action="store_true", help="print, for each store, the configuration file, dialect, "
                    "profile and rules that apply (with their severity), then exit 0")
     p.add_argument("--jobs", default=None, metavar="N",
-                   help="processes to run the rules on: 1 runs serially, 'auto' or 0 (the default) uses an idle "
+                   help="processes to run the rules on: 1 (the default) runs serially, 'auto' or 0 uses an idle "
                         "second CPU (and more, up to 4) for stores of 1,000 notes or more when fork is "
-                        "available; the findings are the same either way")
+                        "available (a worker copies the store pages it touches: more memory in all); the "
+                        "findings are the same either way")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the result cache "
                    "(in $MMLINT_CACHE_DIR, else the user's cache folder; safe to delete)")
 
