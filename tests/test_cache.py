@@ -519,3 +519,16 @@ def test_a_miss_looks_at_the_store_once(tmp_path, cache_dir, monkeypatch):
     assert len(looks) == 1 and misses == {} and not res.stores[0].cached
     assert _dump(res) == _dump(api.check([str(root)], profile="upstream"))
     assert api.cached([str(root)], profile="upstream") is not None  # recorded with that look
+
+
+@settings(max_examples=60, deadline=None)
+@given(payload=st.dictionaries(st.text(max_size=4), st.one_of(
+    st.integers(), st.text(max_size=6), st.none(),
+    st.dictionaries(st.text(max_size=5), st.one_of(st.text(max_size=5), st.lists(st.integers(), max_size=2)), max_size=9),
+), max_size=5), chunk=st.integers(1, 4))
+def test_entry_json_written_in_pieces_is_the_one_dumps_text(payload, chunk):
+    """The cache entry is written a few thousand items at a time
+    (``cache._json_pieces``); the file holds exactly what one
+    ``json.dumps`` gives, small chunks and non-ASCII keys included."""
+    want = json.dumps(payload, ensure_ascii=True, separators=(",", ":"))
+    assert "".join(cache._json_pieces(payload, chunk)) == want
