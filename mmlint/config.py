@@ -415,7 +415,11 @@ def _check(path: str, table: dict[str, Any]) -> dict[str, Any]:
     if "hygiene" in table:
         out["hygiene"] = dict(table["hygiene"])
     if "jobs" in table:
-        out["jobs"] = 0 if table["jobs"] == "auto" else table["jobs"]
+        jobs = table["jobs"]
+        # JSON Schema's "integer" takes 2.0 too; TOML keeps it a float, which no count of processes is
+        if jobs != "auto" and (type(jobs) is not int or jobs < 0):
+            raise ConfigError(path, pre + "jobs", f"expected \"auto\" or a whole number of processes (0 = auto), not {jobs!r}")
+        out["jobs"] = 0 if jobs == "auto" else jobs
     return out
 
 

@@ -79,8 +79,10 @@ def jobs_for(jobs: int | None, notes: int) -> int:
     ``notes`` notes uses.
 
     ``jobs``: ``None`` (not configured: the default) or 1 serial; N > 1
-    N, at most :data:`MAX_JOBS` (1 without a usable ``fork``, see
-    :func:`can_fork`); 0 automatic: serial below :data:`AUTO_MIN_NOTES` notes or when no CPU is
+    N, at most the CPUs this process may use (:func:`cpus`: more processes
+    than CPUs only add copies of the store's pages; a configuration inside
+    a checked store is untrusted) and :data:`MAX_JOBS` (1 without a usable
+    ``fork``, see :func:`can_fork`); 0 automatic: serial below :data:`AUTO_MIN_NOTES` notes or when no CPU is
     idle (:func:`busy`), else one process per :data:`AUTO_MIN_NOTES` notes,
     at most the CPUs this process may use (:func:`cpus`) and
     :data:`AUTO_MAX_JOBS`.
@@ -88,8 +90,8 @@ def jobs_for(jobs: int | None, notes: int) -> int:
     Raises:
         ValueError: ``jobs`` negative.
     """
-    if jobs is not None and jobs < 0:
-        raise ValueError(f"jobs must be 0 (automatic) or more, not {jobs}")
+    if jobs is not None and (type(jobs) is not int or jobs < 0):
+        raise ValueError(f"jobs must be a whole number, 0 (automatic) or more, not {jobs!r}")
     if jobs is None or jobs == 1:
         return 1
     if jobs == 0:
@@ -99,7 +101,8 @@ def jobs_for(jobs: int | None, notes: int) -> int:
         jobs = min(n, AUTO_MAX_JOBS, notes // AUTO_MIN_NOTES)
         if jobs < 2 or busy(n):
             return 1
-    return min(jobs, MAX_JOBS) if can_fork() else 1
+    jobs = min(jobs, MAX_JOBS, cpus())
+    return jobs if jobs > 1 and can_fork() else 1
 
 
 def busy(n: int) -> bool:

@@ -73,8 +73,8 @@ def lint(store: "Store", select: Iterable[str] = (), ignore: Iterable[str] = (),
         r = rules.lookup(key)
         if r is not None:
             sev[r.code] = value
-    if jobs is not None and jobs < 0:
-        raise CheckError(f"jobs must be 0 (automatic) or more, not {jobs}")
+    if jobs is not None and (type(jobs) is not int or jobs < 0):
+        raise CheckError(f"jobs must be a whole number, 0 (automatic) or more, not {jobs!r}")
     opts = rules.Options(select=select, ignore=ignore, severity=sev, caps=dict(caps or {}), hygiene=dict(hygiene or {}),
                          jobs=jobs)
     return rules.run(store, dialects.get(store.dialect), opts)

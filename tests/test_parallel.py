@@ -31,6 +31,13 @@ def _dump(ds) -> list:
     return [(d.code, d.name, d.severity, d.span, d.message, d.hint, d.fix, d.edits, d.anchor) for d in ds]
 
 
+@pytest.fixture(autouse=True)
+def _many_cpus(monkeypatch):
+    """``jobs_for`` never gives more processes than CPUs: the engine tests
+    below ask for 2 or 3 whatever this machine has."""
+    monkeypatch.setattr(parallel, "cpus", lambda: 8)
+
+
 def _no_children() -> bool:
     """No child process of this one is left, not even a zombie."""
     try:
@@ -104,8 +111,15 @@ def test_automatic_jobs_need_a_large_store_and_an_idle_second_cpu(monkeypatch):
     monkeypatch.delattr(os, "getloadavg")
     assert parallel.jobs_for(0, 20 * parallel.AUTO_MIN_NOTES) == 2
     assert parallel.jobs_for(1, 10**6) == 1
-    assert parallel.jobs_for(3, 5) == 3  # asked for: used even on a small store
+    assert parallel.jobs_for(2, 5) == 2  # asked for: used even on a small store
+    assert parallel.jobs_for(3, 5) == 2  # never more processes than CPUs (a store's own config is untrusted)
+    assert parallel.jobs_for(10**6, 5) == 2
+    monkeypatch.setattr(parallel, "cpus", lambda: 64)
     assert parallel.jobs_for(10**6, 5) == parallel.MAX_JOBS
+    monkeypatch.setattr(parallel, "cpus", lambda: 2)
+    for bad in (-1, 2.0, True):
+        with pytest.raises(ValueError):
+            parallel.jobs_for(bad, 10)
     monkeypatch.setattr(parallel, "cpus", lambda: 1)
     assert parallel.jobs_for(0, 10**6) == 1
     monkeypatch.setattr(parallel, "can_fork", lambda: False)
@@ -225,7 +239,7 @@ def test_ctrl_c_leaves_no_process_behind(tmp_path):
 
 
 @pytest.mark.parametrize("value, want", [("1", 1), ("0", 0), ('"auto"', 0), ("4", 4), ("-1", None), ('"two"', None),
-                                         ("true", None)])
+                                         ("true", None), ("2.0", None), ("1.5", None)])
 def test_configured_jobs_and_the_command_line_on_top(tmp_path, value, want):
     path = tmp_path / "mmlint.toml"
     path.write_text(f"jobs = {value}\n")
@@ -307,5 +321,20 @@ def test_library_lint_takes_jobs(tmp_path):
     bench.make_store(str(tmp_path / "s"), 30, "dangling")
     store = mmlint.read_store(str(tmp_path / "s"), profile="upstream")
     assert _dump(mmlint.lint(store, jobs=2)) == _dump(mmlint.lint(store, jobs=1)) != []
-    with pytest.raises(api.CheckError, match="jobs"):
-        mmlint.lint(store, jobs=-1)
+    for bad in (-1, 2.0):  # 2.0 reached range() in the engine: a traceback with exit status 1
+        with pytest.raises(api.CheckError, match="jobs"):
+            mmlint.lint(store, jobs=bad)
+
+
+def test_a_float_jobs_in_a_stores_config_is_a_configuration_error_not_a_crash(tmp_path):
+    """TOML ``jobs = 2.0`` is a float that JSON Schema's "integer" accepts;
+    it crashed every check of the store with exit status 1, which CI reads
+    as findings. It is a configuration error now: exit 2, one line."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import bench
+
+    root = tmp_path / "s"
+    bench.make_store(str(root), 5, "plain")
+    (root / ".mmlint.toml").write_text("jobs = 2.0\n")
+    r = subprocess.run([sys.executable, "-m", "mmlint", "check", "--no-cache", str(root)], capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "jobs" in r.stderr, r.stderr
