@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 #: Stores with fewer notes than this run serially when ``jobs`` is automatic:
 #: below it a fork and the results' round trip cost more than the second CPU
-#: saves (``docs/performance.md``; measured with ``scripts/bench.py``).
+#: saves (measured with ``scripts/bench.py``, its ``--jobs auto`` row).
 AUTO_MIN_NOTES = 1000
 #: Most processes an automatic ``jobs`` uses (parent included).
 AUTO_MAX_JOBS = 4

@@ -85,10 +85,6 @@ class NoteLayout:
         return self._how[0]
 
     @property
-    def _keymap(self) -> dict[str, str]:
-        return self._how[1]
-
-    @property
     def _raw(self) -> bool:
         return self._how[2]
 
