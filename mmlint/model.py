@@ -67,6 +67,37 @@ def _packer(n: int, narrow: bool = False) -> Struct:
     return Struct("<" + ("HHH" if narrow else "III") * n)
 
 
+#: Key tuples at least this long are searched through a position table
+#: (:func:`_positions`), not ``tuple.index``: a note with thousands of
+#: frontmatter keys made every lookup linear and a check quadratic.
+_LONG_KEYS = 24
+_POSITIONS: dict[int, tuple[tuple[str, ...], dict[str, int]]] = {}
+_POSITIONS_MAX = 64
+
+
+def _positions(keys: tuple[str, ...]) -> dict[str, int] | None:
+    """``key -> index of its first place`` in ``keys`` (what
+    ``keys.index`` answers), for a tuple of at least :data:`_LONG_KEYS`
+    keys; ``None`` for a shorter one. Tables are kept for the last few
+    tuples, by identity (tuples are shared between notes and a tuple's hash
+    is not cached)."""
+    if len(keys) < _LONG_KEYS:
+        return None
+    got = _POSITIONS.get(id(keys))
+    if got is not None and got[0] is keys:
+        return got[1]
+    if len(_POSITIONS) >= _POSITIONS_MAX:
+        _POSITIONS.clear()
+    table: dict[str, int] = {}
+    try:
+        for i, k in enumerate(keys):
+            table.setdefault(k, i)
+    except TypeError:  # an unhashable key: the tuple is searched as it is
+        return None
+    _POSITIONS[id(keys)] = (keys, table)
+    return table
+
+
 def _shared(t: tuple[str, ...]) -> tuple[str, ...]:
     got = _TUPLES.get(t)
     if got is not None:
@@ -211,14 +242,20 @@ class Spans(MutableMapping):
             pos = _NARROW.pack(_NARROW_OTHER if where == _OTHER else where, line, column)
         else:
             pos = _PLACE.pack(where, line, column)
-        if key in self._keys:
-            i = self._keys.index(key)
+        if key in self:
+            i = self._index(key)
             self._pos = self._pos[: w * i] + pos + self._pos[w * i + w:]
         else:  # a new key (no exception raised for it: most keys set are new)
             self._keys = _shared(self._keys + (sys.intern(key) if type(key) is str else key,))
             self._pos += pos
 
     def _index(self, key: str) -> int:
+        table = _positions(self._keys)
+        if table is not None:
+            try:
+                return table[key]
+            except (KeyError, TypeError):
+                raise KeyError(key) from None
         try:
             return self._keys.index(key)
         except ValueError:
@@ -252,6 +289,12 @@ class Spans(MutableMapping):
             self._more.pop(key, None)
 
     def __contains__(self, key: object) -> bool:
+        table = _positions(self._keys)
+        if table is not None:
+            try:
+                return key in table
+            except TypeError:  # an unhashable key is in no table
+                return False
         return key in self._keys
 
     def __iter__(self) -> Iterator[str]:
@@ -262,7 +305,7 @@ class Spans(MutableMapping):
 
     def get(self, key: str, default: Any = None) -> Any:
         """The span of ``key``, else ``default``."""
-        return self[key] if key in self._keys else default
+        return self[key] if key in self else default
 
     def __repr__(self) -> str:
         return f"Spans({dict(self.items())!r})"

@@ -81,3 +81,50 @@ def test_a_reader_entry_holds_no_span_object():
     assert not any(isinstance(getattr(e, slot), Span) for slot in type(e).__slots__)
     general = Entry(Span("MEMORY.md", 3, 1, 3, 9), "a.md", pointer_span=Span("other.md", 3, 2, 3, 6))
     assert general.span == Span("MEMORY.md", 3, 1, 3, 9) and general.pointer_span == Span("other.md", 3, 2, 3, 6)
+
+
+_long_keys = st.sampled_from([f"k{i}" for i in range(0, 40, 3)] + ["name", "absent"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.tuples(st.just("set"), _long_keys, _spans), st.tuples(st.just("del"), _long_keys, st.none()),
+                          st.tuples(st.just("place"), _long_keys, _spans)), max_size=20))
+def test_spans_of_many_keys_behave_as_a_dict(ops):
+    """Past ``model._LONG_KEYS`` keys a lookup goes through a position
+    table instead of ``tuple.index``; it answers as a dict does, through
+    sets, deletes and places that change the key tuple."""
+    want = {f"k{i}": Span("a.md", i + 1, 1) for i in range(30)}
+    got = Spans.packed("a.md", list(want), [x for i in range(30) for x in (0, i + 1, 1)])
+    for op, key, span in ops:
+        if op == "set":
+            want[key] = span
+            got[key] = span
+        elif op == "place":
+            want[key] = Span(span.path, span.line, span.column)
+            got.place(key, span.path, span.line, span.column)
+        elif key in want:
+            del want[key]
+            del got[key]
+        assert list(got) == list(want) and dict(got.items()) == want
+        for k in ("k0", "k3", "k39", "name", "absent"):
+            assert got.get(k) == want.get(k) and (k in got) == (k in want)
+
+
+def test_looking_up_every_key_of_a_note_is_linear_in_its_keys():
+    """A note with 20,000 frontmatter keys took 4 s to check (every span
+    lookup searched the key tuple); 4x the keys must cost about 4x, not 16x."""
+    import time
+
+    def cost(n: int) -> float:
+        keys = [f"key{i}" for i in range(n)]
+        spans = Spans.packed("a.md", keys, [x for i in range(n) for x in (0, i + 1, 1)])
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            for k in keys:
+                spans.get(k)
+            best = min(best, time.perf_counter() - t0)
+        return best
+
+    small, large = cost(2000), cost(8000)
+    assert large < 8 * small + 0.02, (small, large)
