@@ -148,3 +148,16 @@ def test_a_store_with_unread_data_is_refused_not_crashed(tmp_path):
     plan = merge_stores([read(a), read(b)], str(tmp_path / "out"))
     assert not plan.written and any(r.code == "E_UNREADABLE" for r in plan.refusals), plan.refusals
     assert not (tmp_path / "out").exists()
+
+
+def test_notes_whose_paths_differ_only_in_case_are_refused_not_a_traceback(tmp_path):
+    """``a.md`` and ``A.md`` in one source: the target's path claims raise
+    ``Unrepresentable`` while the caps are checked; that is a refusal
+    (nothing written), not an uncaught exception (found by the review)."""
+    note = "---\nname: {}\ndescription: d\ntype: user\n---\n\nx\n"
+    a = make_store(tmp_path / "a", {"MEMORY.md": "# Memory Index\n\n- [a](a.md) — h\n- [A](A.md) — h\n",
+                                    "a.md": note.format("a"), "A.md": note.format("A2")})
+    b = make_store(tmp_path / "b", {"MEMORY.md": "# Memory Index\n\n- [b](b.md) — h\n", "b.md": note.format("b")})
+    plan = merge_stores([read(a), read(b)], str(tmp_path / "out"), resolve="rename")
+    assert not plan.written and not (tmp_path / "out").exists()
+    assert [r.code for r in plan.refusals] == ["E_UNREPRESENTABLE"] and "differ only in case" in plan.refusals[0].message

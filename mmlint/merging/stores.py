@@ -330,7 +330,11 @@ def _check(plan: StoreMerge, back: Any, files: dict[str, bytes], note_paths: set
         if dangling:
             _refuse(plan, "E_VERIFY", "MEMORY.md", f"pointers to notes that were not written: {', '.join(dangling[:5])}")
     if budget and hasattr(mod, "budget_overflows"):
-        plan.refusals.extend(mod.budget_overflows(back, files, plan.profile))
+        try:
+            plan.refusals.extend(mod.budget_overflows(back, files, plan.profile))
+        except dialects.Unrepresentable as exc:  # e.g. a.md and A.md: paths that differ only in case
+            _refuse(plan, "E_UNREPRESENTABLE", exc.path, f"{exc.field}: {exc.reason}")
+            return
         _load_window(plan, back, caps)
 
 
