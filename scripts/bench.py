@@ -263,6 +263,9 @@ def main() -> None:
         notes.append("check-jsonschema ABSENT (pip install '.[bench]' or set MMLINT_BENCH_CJS): no check-jsonschema rows")
     if not cache:
         notes.append("this mmlint has no result cache (no --no-cache option): no warm rows")
+    if jobs:
+        notes.append("peak RSS is the largest single process of a run (ru_maxrss): while a --jobs auto worker runs, "
+                      "the two processes hold more in all (~40 MiB more at 20,000 notes)")
     if editable_install():
         notes.append("mmlint is an EDITABLE install here: every start-up pays its import finder (~10 ms), "
                       "which `pip install .` does not; measure start-up with a plain install")
