@@ -79,6 +79,24 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("mmlint: interrupted\n")
         return EXIT_INTERRUPTED
+    finally:
+        if own:
+            _done_with_ctrl_c()
+
+
+def _done_with_ctrl_c() -> None:
+    """The command has ended and the process ends with it: a Ctrl-C from
+    here on changes nothing, so it is ignored. Without this, one landing in
+    the interpreter's shutdown (``threading._shutdown``) printed "Exception
+    ignored in: <module 'threading'>" and a traceback after a convert that
+    had finished (found by the kill tests). ``_signal``: :mod:`signal`
+    without its enums."""
+    try:
+        import _signal
+
+        _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+    except (ImportError, ValueError, OSError):  # no signals here, or not the main thread
+        pass
 
 
 def _freeze_at_exit() -> None:

@@ -176,3 +176,23 @@ def test_findings_on_one_line_are_sorted_by_column():
     assert [d.message for d in diags] == ["early", "late"]
     res = CheckResult([StoreResult(Found("/r", "x"), "engramory", "upstream", None, store, diags)])
     assert [x.diagnostic.message for x in located(res, "/r")] == ["early", "late"]
+
+
+def test_ctrl_c_after_the_command_ended_is_ignored_for_the_exit():
+    """A Ctrl-C that lands in the interpreter's shutdown, after a convert
+    had finished, printed a traceback from ``threading._shutdown`` (the kill
+    test caught it under load); the process's own command line ignores
+    SIGINT once the command has ended. A caller passing ``argv`` keeps its
+    handler."""
+    import subprocess
+    import sys
+
+    code = ("import signal, sys\n"
+            "from mmlint import cli\n"
+            "cli.main(['rules', '--format', 'json'])\n"
+            "kept = signal.getsignal(signal.SIGINT) is signal.default_int_handler\n"
+            "sys.argv = ['mmlint', 'rules', '--format', 'json']\n"
+            "cli.main()\n"
+            "sys.stderr.write(f'{kept} {signal.getsignal(signal.SIGINT) is signal.SIG_IGN}')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stderr.strip().endswith("True True"), r.stderr[-300:]
