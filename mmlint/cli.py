@@ -79,9 +79,27 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("mmlint: interrupted\n")
         return EXIT_INTERRUPTED
+    except RuntimeError as exc:
+        if not _from_ctrl_c(exc):
+            raise
+        sys.stderr.write("mmlint: interrupted\n")
+        return EXIT_INTERRUPTED
     finally:
         if own:
             _done_with_ctrl_c()
+
+
+def _from_ctrl_c(exc: BaseException) -> bool:
+    """Whether ``exc`` was caused by a Ctrl-C: a ``KeyboardInterrupt`` that
+    lands while a class is being created (in a descriptor's
+    ``__set_name__``, e.g. a dataclass field) reaches us as the cause of a
+    ``RuntimeError``, not as itself (found by the SIGINT kill campaign)."""
+    seen = 0
+    while exc is not None and seen < 16:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
 
 
 def _done_with_ctrl_c() -> None:

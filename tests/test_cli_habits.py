@@ -196,3 +196,30 @@ def test_ctrl_c_after_the_command_ended_is_ignored_for_the_exit():
             "sys.stderr.write(f'{kept} {signal.getsignal(signal.SIGINT) is signal.SIG_IGN}')\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.stderr.strip().endswith("True True"), r.stderr[-300:]
+
+
+def test_a_ctrl_c_wrapped_by_class_creation_is_an_interruption(monkeypatch, capsys):
+    """A Ctrl-C landing in a descriptor's ``__set_name__`` while a module is
+    imported reaches the CLI as a ``RuntimeError`` caused by the
+    ``KeyboardInterrupt``: it ends the run as any Ctrl-C does (exit 130,
+    one line), not with a traceback and exit 1 (the kill campaign found it)."""
+    from mmlint import cli
+
+    def boom(argv):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ki:
+            raise RuntimeError("Error calling __set_name__") from ki
+
+    monkeypatch.setattr(cli, "_main", boom)
+    assert cli.main(["rules"]) == cli.EXIT_INTERRUPTED
+    assert capsys.readouterr().err == "mmlint: interrupted\n"
+
+    def other(argv):
+        raise RuntimeError("a bug, not a Ctrl-C")
+
+    monkeypatch.setattr(cli, "_main", other)
+    import pytest
+
+    with pytest.raises(RuntimeError, match="a bug"):
+        cli.main(["rules"])
