@@ -59,9 +59,10 @@ def make_store(root: Path, files: dict) -> Path:
     return root
 
 
-def modules_after(argv: list[str]) -> set[str]:
-    """Top-level modules imported by running ``mmlint argv`` in a fresh
-    interpreter (its output discarded): what a command costs at start-up."""
+def after_cli(argv: list[str], probe: str):
+    """Run ``mmlint argv`` in a fresh interpreter (its output discarded),
+    then the Python source ``probe`` there, which sets ``result`` to
+    something JSON can hold; returns that value."""
     import json
     import subprocess
     import sys
@@ -69,10 +70,15 @@ def modules_after(argv: list[str]) -> set[str]:
     code = ("import io, json, sys, mmlint.cli as c\n"
             "sys.stdout = io.StringIO()\n"
             "try:\n    c.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            "sys.stderr.write('\\nMODULES ' + json.dumps(sorted({m.split('.')[0] for m in sys.modules})))")
+            + probe + "\nsys.stderr.write('\\nRESULT ' + json.dumps(result))")
     proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
-    line = proc.stderr.rsplit("MODULES ", 1)[-1]
-    return set(json.loads(line))
+    return json.loads(proc.stderr.rsplit("RESULT ", 1)[-1])
+
+
+def modules_after(argv: list[str]) -> set[str]:
+    """Top-level modules imported by running ``mmlint argv`` in a fresh
+    interpreter: what a command costs at start-up."""
+    return set(after_cli(argv, "result = sorted({m.split('.')[0] for m in sys.modules})"))
 
 
 def tree_bytes(root: Path) -> dict[str, bytes]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import make_store, modules_after
+from conftest import after_cli, make_store, modules_after
 
 NOTE = "---\nname: {n}\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\n{body}"
 
@@ -67,20 +67,12 @@ def test_a_plain_check_compiles_no_pattern_only_other_stores_need(tmp_path):
     """Module-level patterns of the secret scan, personal data, mm budgets and
     recall-v1 names are :func:`mmlint.textutil.lazy_re`: a plain store's
     check never compiles them."""
-    import json
-    import subprocess
-    import sys
 
     root = _store(tmp_path / "plain")
-    code = ("import io, json, sys, mmlint.cli as c\nsys.stdout = io.StringIO()\n"
-            "try:\n    c.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            "from mmlint.textutil import LazyPattern\n"
-            "left = sorted(f'{m}.{k}' for m, mod in list(sys.modules.items()) if m.startswith('mmlint')\n"
-            "              for k, v in vars(mod).items() if isinstance(v, LazyPattern) and 'search' not in vars(v))\n"
-            "sys.stderr.write('\\nLAZY ' + json.dumps(left))")
-    argv = ["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"]
-    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
-    left = set(json.loads(proc.stderr.rsplit("LAZY ", 1)[-1]))
+    probe = ("from mmlint.textutil import LazyPattern\n"
+             "result = sorted(f'{m}.{k}' for m, mod in list(sys.modules.items()) if m.startswith('mmlint')\n"
+             "                for k, v in vars(mod).items() if isinstance(v, LazyPattern) and 'search' not in vars(v))")
+    left = set(after_cli(["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"], probe))
     assert {"mmlint.personal._EMAIL_RE", "mmlint.personal._SSN_RE", "mmlint.dialects.mm._BUDGET_RE",
             "mmlint.dialects.engramory._RECALL_NAME_RE", "mmlint.rules.store._CONFLICT",
             "mmlint.frontmatter._NUMERIC", "mmlint.textutil.UNSAFE_CHARS", "mmlint.reporters.json._RAW_UNSAFE",

@@ -10,15 +10,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 import inspect
-import json
 import pickle
-import subprocess
-import sys
 from typing import Any
 
 import pytest
 
-from conftest import make_store
+from conftest import after_cli, make_store
 from mmlint import _record, config, frontmatter, markdown, model, personal, projects, resolve, textutil, validate, walk
 from mmlint import dialects
 from mmlint import rules
@@ -110,14 +107,9 @@ def test_a_plain_check_builds_no_dataclass(tmp_path):
     root = make_store(tmp_path / "s", {
         "MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) - h\n",
         "a.md": "---\nname: a\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\nA fact.\n"})
-    code = ("import io, json, sys, mmlint.cli as c\nsys.stdout = io.StringIO()\n"
-            "try:\n    c.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            "found = sorted(f'{m}.{k}' for m, mod in list(sys.modules.items()) if m.startswith('mmlint')\n"
-            "               for k, v in vars(mod).items() if isinstance(v, type) and v.__module__ == m\n"
-            "               and '__dataclass_fields__' in vars(v))\n"
-            "ran = 'mmlint.rules.pointers' in sys.modules\n"
-            "sys.stderr.write('\\nCLASSES ' + json.dumps([ran, found]))")
-    argv = ["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"]
-    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
-    ran, found = json.loads(proc.stderr.rsplit("CLASSES ", 1)[-1])
+    probe = ("found = sorted(f'{m}.{k}' for m, mod in list(sys.modules.items()) if m.startswith('mmlint')\n"
+             "               for k, v in vars(mod).items() if isinstance(v, type) and v.__module__ == m\n"
+             "               and '__dataclass_fields__' in vars(v))\n"
+             "result = ['mmlint.rules.pointers' in sys.modules, found]")
+    ran, found = after_cli(["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"], probe)
     assert ran and found == []
