@@ -20,7 +20,7 @@ under the user's cache home, not in the store:
 **What a hit needs.** The entry records, for every file below the store
 root (folders of other tools, :data:`UNWALKED`, are listed but not entered),
 its ``lstat`` (size, ``mtime_ns``, ``ctime_ns``, inode, device, mode; for a
-symlink also the ``stat`` of its target) and the SHA-256 of the bytes the
+symlink also the ``stat`` of its target) and the BLAKE2b hash of the bytes the
 check read; every folder with its mode and inode; the folders that could not
 be listed; every configuration file that could apply (each name of
 :data:`mmlint.config.NAMES` in the store folder and every folder above it,
@@ -101,7 +101,7 @@ if TYPE_CHECKING:
     from typing import Any, Iterator
 
 #: The cache entry format; bumped when the JSON shape changes.
-FORMAT = 4
+FORMAT = 5
 #: A recorded ``stat`` is trusted only for a file whose ``mtime`` and
 #: ``ctime`` are this much older than the check that recorded it (ns):
 #: more than the coarsest common timestamp granularity (2 s on FAT) plus
@@ -289,10 +289,20 @@ def _trusted(row: list, old: list, limit: int) -> bool:
     return row == old and row[1] < limit and row[2] < limit
 
 
-def _sha(data: bytes) -> str:
-    import hashlib
+def _blake2b() -> Any:
+    """BLAKE2b from CPython's own ``_blake2`` module (what
+    :func:`hashlib.blake2b` is): importing :mod:`hashlib` loads OpenSSL's
+    libcrypto, +3.6 MiB of peak RSS for a cached check, for a hash no faster."""
+    try:
+        from _blake2 import blake2b
+    except ImportError:  # an interpreter without it (not CPython)
+        from hashlib import blake2b
+    return blake2b
 
-    return hashlib.sha256(data).hexdigest()[:32]  # 128 bits: plenty against accidents, half the entry
+
+def _sha(data: bytes) -> str:
+    """The hex BLAKE2b-128 of ``data`` (128 bits: plenty against accidents)."""
+    return _blake2b()(data, digest_size=16).hexdigest()
 
 
 def _read(path: str) -> bytes | None:
@@ -448,23 +458,15 @@ class Probe:
         store = res.store
         if shas is None:
             shas = file_hashes(store)
-        files = {rel: [row, shas.get(rel)] for rel, row in self.files.items()}
+        tree = self.files
+        # written as it is built (:class:`Rows`): no [row, hash] list per file is held beside the store
+        files = Rows(lambda: ((rel, [row, shas.get(rel)]) for rel, row in tree.items()))
         # the files a hit's summary lists are the walk's (a symlinked folder is a file of the tree, not of the walk)
-        unwalked = sorted(rel for rel in self.files if rel not in store.files)
-        walked_extra = {rel: shas.get(rel) for rel in store.files if rel not in self.files}
-        note_diags: dict[str, Any] = {}
-        file_diags: dict[str, Any] = {}
-        if partial is not None and not partial.stray and note_ctx is not None:
-            for part in (partial.reuse, partial.fresh):
-                for path, ds in part.items():
-                    sha = shas.get(path)
-                    if sha not in (None, "-"):  # a note without findings: its hash alone (20,000 lists less)
-                        note_diags[path] = [sha, [_dump(d) for d in ds]] if ds else sha
-            for part in (partial.reuse_files, partial.fresh_files):
-                for path, ds in part.items():
-                    sha, rec = shas.get(path), store.files.get(path)
-                    if sha not in (None, "-") and rec is not None:
-                        file_diags[path] = [sha, rec.kind, [_dump(d) for d in ds]] if ds else f"{sha} {rec.kind}"
+        unwalked = sorted(rel for rel in tree if rel not in store.files)
+        walked_extra = {rel: shas.get(rel) for rel in store.files if rel not in tree}
+        keep = partial is not None and not partial.stray and note_ctx is not None
+        note_diags = Rows(lambda: _note_rows(partial, shas)) if keep else {}
+        file_diags = Rows(lambda: _file_rows(partial, shas, store.files)) if keep else {}
         cands = config_candidates(res.found.path, config, isolated)
         cands += [p for p in (extended or ()) if p not in cands]
         cfiles = []
@@ -485,15 +487,51 @@ class Probe:
                  "evidence": [ev.dialect, ev.profile, ev.score, list(ev.reasons)] if ev is not None else None,
                  "diagnostics": [_dump(d) for d in res.diagnostics],
                  "notes": [n.path for n in store.notes], "index": store.index.path if store.index is not None else None}
-        self.entry = entry
+        self.entry = None  # written as it was built: there is no entry dict to keep
         _write(self.text, entry)
+        any_note = keep and any(True for _ in _note_rows(partial, shas))
+        any_file = keep and any(True for _ in _file_rows(partial, shas, store.files))
         _write(self.text, {"format": FORMAT, "stamp": entry["stamp"], "slot": self.text,
-                           "note_ctx": note_ctx if note_diags else None, "note_diags": note_diags,
-                           "file_ctx": file_context(res) if file_diags else None, "file_diags": file_diags}, "notes")
+                           "note_ctx": note_ctx if any_note else None, "note_diags": note_diags if any_note else {},
+                           "file_ctx": file_context(res) if any_file else None,
+                           "file_diags": file_diags if any_file else {}}, "notes")
+
+
+class Rows:
+    """A mapping written to an entry as it is built: ``items()`` (a
+    callable) gives its ``(key, value)`` pairs afresh on each call, and
+    :func:`_json_pieces` encodes them a chunk at a time, so the whole
+    mapping (20,000 ``[row, hash]`` lists at 20,000 notes) never exists
+    at once."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Any):
+        self.items = items
+
+
+def _note_rows(partial: Any, shas: dict[str, str]) -> Iterator[tuple[str, Any]]:
+    """The per-note table's rows: note path -> ``[hash, findings]``, or the
+    hash alone for a note without findings."""
+    for part in (partial.reuse, partial.fresh):
+        for path, ds in part.items():
+            sha = shas.get(path)
+            if sha not in (None, "-"):  # a note without findings: its hash alone (20,000 lists less)
+                yield path, ([sha, [_dump(d) for d in ds]] if ds else sha)
+
+
+def _file_rows(partial: Any, shas: dict[str, str], files: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """The per-file table's rows: file path -> ``[hash, kind, findings]``,
+    or ``"<hash> <kind>"`` for a file without findings."""
+    for part in (partial.reuse_files, partial.fresh_files):
+        for path, ds in part.items():
+            sha, rec = shas.get(path), files.get(path)
+            if sha not in (None, "-") and rec is not None:
+                yield path, ([sha, rec.kind, [_dump(d) for d in ds]] if ds else f"{sha} {rec.kind}")
 
 
 def file_hashes(store: Any) -> dict[str, str]:
-    """Store-relative path -> SHA-256 (hex) of the bytes read, ``"-"`` for
+    """Store-relative path -> the hex hash (:func:`_sha`) of the bytes read, ``"-"`` for
     a file that was not read, for every file of ``store`` (a model)."""
     return {rel: (_sha(rec.data) if rec.data is not None else "-") for rel, rec in store.files.items()}
 
@@ -503,14 +541,12 @@ def note_context(res: Any, shas: dict[str, str]) -> str:
     note itself (:data:`mmlint.rules.NOTE`): the options, dialect, profile
     and configuration file of ``res`` (a :class:`mmlint.results.StoreResult`),
     the paths of all notes, and the hash of every file that is not a note
-    (the index, auxiliary files). Hex SHA-256."""
-    import hashlib
-
+    (the index, auxiliary files). Hex BLAKE2b-256."""
     notes = sorted({n.path for n in res.store.notes})
     note_set = set(notes)
     parts = [options_text(res.options), res.dialect, repr(res.profile), repr(res.config), *notes]
     parts += [f"{rel}\0{shas[rel]}" for rel in sorted(shas) if rel not in note_set]
-    return hashlib.sha256("\0\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+    return _blake2b()("\0\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=32).hexdigest()
 
 
 def file_context(res: Any) -> str:
@@ -543,7 +579,7 @@ def reusable(pr: Probe, res: Any, shas: dict[str, str], note_ctx: str) -> tuple[
                 sha = shas.get(n.path)
                 if isinstance(got, str):  # no findings: the hash alone
                     if sha not in (None, "-") and got == sha:
-                        by_note[n.path] = []
+                        by_note[n.path] = ()  # one shared empty tuple, not 20,000 empty lists
                 elif got is not None and sha not in (None, "-") and got[0] == sha:
                     by_note[n.path] = [_load_diag(x) for x in got[1]]
         if side.get("file_ctx") == file_context(res):
@@ -553,7 +589,7 @@ def reusable(pr: Probe, res: Any, shas: dict[str, str], note_ctx: str) -> tuple[
                 sha = shas.get(path)
                 if isinstance(got, str):  # no findings: "<hash> <kind>"
                     if sha not in (None, "-") and got == f"{sha} {rec.kind}":
-                        by_file[path] = []
+                        by_file[path] = ()
                 elif got is not None and sha not in (None, "-") and got[0] == sha and got[1] == rec.kind:
                     by_file[path] = [_load_diag(x) for x in got[2]]
     except (TypeError, ValueError, IndexError, KeyError, AttributeError):
@@ -691,41 +727,58 @@ def _load(text: str, part: str = "") -> dict[str, Any] | None:
         return None
 
 
-#: Items of a top-level mapping encoded by one ``json.dumps`` call in
-#: :func:`_json_pieces` (the encoder holds every token of what it encodes).
-_CHUNK = 2000
+#: Items of a top-level mapping or list encoded by one ``json.dumps`` call
+#: in :func:`_json_pieces` (the encoder holds every token of what it
+#: encodes: ~0.45 KiB an entry file row, so 500 rows take ~0.2 MiB).
+_CHUNK = 500
 
 
-def _json_pieces(payload: dict[str, Any], chunk: int = _CHUNK) -> Iterator[str]:
+def _json_pieces(payload: dict[str, Any], chunk: int | None = None) -> Iterator[str]:
     """``json.dumps(payload, ensure_ascii=True, separators=(",", ":"))`` as
     consecutive pieces whose concatenation is that very text: a top-level
-    value that is a mapping of more than ``chunk`` items is encoded
+    value that is a mapping or list of more than ``chunk`` items, or a
+    :class:`Rows` (encoded as the mapping of its pairs), is encoded
     ``chunk`` items at a time, so that writing an entry of 20,000 files
     holds one piece of text, not the whole document and the encoder's
     tokens for it (~7 MiB at 20,000 notes)."""
     from itertools import islice
 
+    chunk = chunk or _CHUNK
     dumps = json.dumps
     yield "{"
     for n, (key, value) in enumerate(payload.items()):
         head = ("," if n else "") + dumps(key, ensure_ascii=True) + ":"
-        if not isinstance(value, dict) or len(value) <= chunk:
+        if isinstance(value, list) and len(value) > chunk:  # the encoder holds a token per item
+            yield head + "["
+            for start in range(0, len(value), chunk):
+                yield ("," if start else "") + dumps(value[start:start + chunk], ensure_ascii=True,
+                                                     separators=(",", ":"))[1:-1]
+            yield "]"
+            continue
+        if isinstance(value, Rows):
+            items = iter(value.items())
+        elif isinstance(value, dict) and len(value) > chunk:
+            items = iter(value.items())
+        else:
             yield head + dumps(value, ensure_ascii=True, separators=(",", ":"))
             continue
         yield head + "{"
-        items = iter(value.items())
-        for start in range(0, len(value), chunk):
-            body = dumps(dict(islice(items, chunk)), ensure_ascii=True, separators=(",", ":"))[1:-1]
-            yield ("," if start else "") + body
+        first = True
+        while True:
+            part = dict(islice(items, chunk))
+            if not part:
+                break
+            yield ("" if first else ",") + dumps(part, ensure_ascii=True, separators=(",", ":"))[1:-1]
+            first = False
         yield "}"
     yield "}"
 
 
 def _write(text: str, payload: dict[str, Any], part: str = "") -> None:
     """Write an entry (or its ``part``) atomically (a unique temporary file,
-    then a rename); errors ignored."""
-    import tempfile
-
+    then a rename); errors ignored. The temporary name is made here, not by
+    :mod:`tempfile` (which imports :mod:`shutil`, :mod:`random`, bz2 and
+    lzma: +2.4 MiB of peak RSS)."""
     path = _entry_path(text, part)
     try:
         top = cache_dir()
@@ -735,7 +788,8 @@ def _write(text: str, payload: dict[str, Any], part: str = "") -> None:
             if not os.path.exists(marker):
                 with open(marker, "w", encoding="utf-8") as fh:
                     fh.write(body)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".json")
+        tmp = os.path.join(os.path.dirname(path), f".tmp-{os.getpid()}-{os.urandom(6).hex()}.json")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 for piece in _json_pieces(payload):

@@ -526,6 +526,7 @@ def test_a_miss_looks_at_the_store_once(tmp_path, cache_dir, monkeypatch):
 @given(payload=st.dictionaries(st.text(max_size=4), st.one_of(
     st.integers(), st.text(max_size=6), st.none(),
     st.dictionaries(st.text(max_size=5), st.one_of(st.text(max_size=5), st.lists(st.integers(), max_size=2)), max_size=9),
+    st.lists(st.one_of(st.text(max_size=5), st.lists(st.integers(), max_size=2)), max_size=9),
 ), max_size=5), chunk=st.integers(1, 4))
 def test_entry_json_written_in_pieces_is_the_one_dumps_text(payload, chunk):
     """The cache entry is written a few thousand items at a time

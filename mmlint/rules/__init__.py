@@ -378,19 +378,19 @@ class Partial:
         reuse_files: file path -> the raw diagnostics the :data:`FILE`
             rules gave on that file in an earlier run with the same bytes,
             kind, dialect, profile and options (input).
-        fresh, fresh_files: the same for every note / file run now, ``[]``
-            for one without any (output).
+        fresh, fresh_files: the same for every note / file run now, the
+            empty tuple ``()`` for one without any (output; inputs may use
+            ``()`` too).
         stray: a :data:`NOTE` or :data:`FILE` rule gave a finding outside
             the notes or files it ran on, so its findings cannot be kept
             per note or file (output).
     """
 
-    def __init__(self, reuse: dict[str, list[Diagnostic]] | None = None,
-                 reuse_files: dict[str, list[Diagnostic]] | None = None):
-        self.reuse: dict[str, list[Diagnostic]] = reuse or {}
-        self.reuse_files: dict[str, list[Diagnostic]] = reuse_files or {}
-        self.fresh: dict[str, list[Diagnostic]] = {}
-        self.fresh_files: dict[str, list[Diagnostic]] = {}
+    def __init__(self, reuse: dict[str, Any] | None = None, reuse_files: dict[str, Any] | None = None):
+        self.reuse: dict[str, Any] = reuse or {}
+        self.reuse_files: dict[str, Any] = reuse_files or {}
+        self.fresh: dict[str, Any] = {}
+        self.fresh_files: dict[str, Any] = {}
         self.stray = False
 
 
@@ -434,15 +434,19 @@ def _file_view(store: Store, skip: dict[str, Any]) -> Store:
 
 
 def _keep(found: list[Diagnostic], paths: Any, partial: Partial) -> dict[str, list[Diagnostic]]:
-    """``found`` by path, one (maybe empty) list for each of ``paths``; a
-    finding elsewhere marks ``partial`` stray."""
-    out: dict[str, list[Diagnostic]] = {p: [] for p in paths}
+    """``found`` by path, a list for each of ``paths`` with findings and
+    the empty tuple ``()`` for the others; a finding elsewhere marks
+    ``partial`` stray."""
+    out: dict[str, Any] = dict.fromkeys(paths, ())  # one shared empty tuple, not a list per note
     for d in found:
-        got = out.get(d.span.path)
+        p = d.span.path
+        got = out.get(p)
         if got is None:
             partial.stray = True
-        else:
+        elif got:
             got.append(d)
+        else:
+            out[p] = [d]
     return out
 
 
