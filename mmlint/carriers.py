@@ -19,7 +19,6 @@ writer, which field goes where.
 
 from __future__ import annotations
 
-import json
 import re
 
 from mmlint.model import NOTE_FIELDS
@@ -54,6 +53,8 @@ def encode_value(value: Any) -> str:
     if isinstance(value, str) and "\n" not in value and "\r" not in value and value[:1] not in ('"', "[", "{") \
             and value == value.strip():
         return value
+    import json
+
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -69,6 +70,8 @@ def frontmatter_safe(text: str) -> str:
 def decode_value(text: str) -> Any:
     """Inverse of :func:`encode_value` (plain text stays text)."""
     if text[:1] in ('"', "[", "{"):
+        import json
+
         try:
             return json.loads(text)
         except ValueError:
@@ -308,6 +311,7 @@ def signature(note: Any, drop: tuple[str, ...] = ()) -> str:
     body, category, slug), leaving out the fields in ``drop``: equal values,
     equal signatures, whatever dialect the note was read from."""
     import hashlib
+    import json
 
     d = {k: getattr(note, k) for k in NOTE_FIELDS if k not in drop and getattr(note, k) is not None}
     d.update(extra=note.extra, body=note.body, category=list(note.category), slug=note.slug)
@@ -319,6 +323,7 @@ def _index_signature(notes: list[Any], lines: list[str], sigs: dict[int, str] | 
     """A digest of the notes' signatures and the index lines; ``sigs``: the
     signatures already computed, by ``id`` of the note."""
     import hashlib
+    import json
 
     have = sigs or {}
     text = json.dumps([sorted(have.get(id(n)) or signature(n) for n in notes), lines], ensure_ascii=True)
@@ -377,6 +382,8 @@ def origin_file(origin: dict[str, Any]) -> bytes:
     """The bytes of :data:`ORIGIN_FILE` (deterministic: the same record
     always gives the same bytes, so a store holding one converts to its own
     dialect byte for byte)."""
+    import json
+
     return (json.dumps(origin, sort_keys=True, ensure_ascii=True, separators=(",", ":")) + "\n").encode("ascii")
 
 
@@ -384,6 +391,8 @@ def read_origin(data: bytes | None) -> dict[str, Any] | None:
     """Inverse of :func:`origin_file`; ``None`` for anything that is not a
     well-formed record (the file is untrusted: every value is type-checked,
     a bad one discards the whole record, which only costs byte-exactness)."""
+    import json
+
     try:
         origin = json.loads((data or b"").decode("ascii"))
     except (ValueError, UnicodeDecodeError, RecursionError):

@@ -67,10 +67,10 @@ def after_cli(argv: list[str], probe: str):
     import subprocess
     import sys
 
-    code = ("import io, json, sys, mmlint.cli as c\n"
+    code = ("import io, sys, mmlint.cli as c\n"
             "sys.stdout = io.StringIO()\n"
             "try:\n    c.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            + probe + "\nsys.stderr.write('\\nRESULT ' + json.dumps(result))")
+            + probe + "\nimport json\nsys.stderr.write('\\nRESULT ' + json.dumps(result))")  # json: not before the probe
     proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
     return json.loads(proc.stderr.rsplit("RESULT ", 1)[-1])
 

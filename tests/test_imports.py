@@ -172,6 +172,21 @@ def test_reader_rule_docs_read_as_when_cleaned_at_registration():
         assert inspect.cleandoc(r.doc) == inspect.cleandoc(inspect.cleandoc(r.doc)), r.code
 
 
+def test_plain_check_imports_no_json(plain_check_adds):
+    # the JSON reporter writes strings with json.encoder's own C encoder (_json), a valid note is
+    # proved valid by a predicate shipped ready-made (mmlint._schema_predicates): no schema is parsed
+    assert plain_check_adds & {"json", "json.decoder", "json.scanner", "json.encoder"} == set()
+    assert {"mmlint._schema_predicates", "mmlint.reporters.json"} <= plain_check_adds
+
+
+def test_the_json_reporter_encodes_strings_as_json_dumps_does():
+    import json
+
+    from mmlint.reporters import json as reporter
+
+    assert reporter._encode_str is json.encoder.encode_basestring
+
+
 def test_plain_check_imports_no_typing(plain_check_adds):
     # annotations name typing only under TYPE_CHECKING; Span, Found and Located are collections.namedtuple
     assert "typing" not in plain_check_adds

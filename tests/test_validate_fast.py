@@ -129,3 +129,28 @@ def test_unknown_keyword_has_no_predicate():
         validate.compile_predicate({"type": "object", "dependentSchemas": {}})
     with pytest.raises(validate.Unsupported):
         validate.compile_predicate({"type": "string", "format": "email"})
+
+
+def test_shipped_predicates_are_the_schemas_own():
+    # mmlint/_schema_predicates.py is generated from the schemas: regenerating it gives the same text
+    # (see validate.predicates_module to regenerate), so the predicate a check uses is the one
+    # compile_predicate builds from the schema file, which the tests above hold to jsonschema
+    shipped = (Path(validate.__file__).parent / "_schema_predicates.py").read_text(encoding="utf-8")
+    assert shipped == validate.predicates_module(), "stale: regenerate with validate.predicates_module()"
+    from mmlint._schema_predicates import BUILDERS
+
+    assert sorted(BUILDERS) == SCHEMAS
+    for name in SCHEMAS:
+        assert (validate.predicate(name) is None) == (validate._compiled(name) is None), name
+
+
+def test_a_check_uses_the_shipped_predicate_without_json_or_compile(tmp_path):
+    # the fast path of a valid note needs neither the schema file, its JSON parser nor compile()
+    from conftest import after_cli
+
+    note = "---\nname: a\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\nFact.\n"
+    root = make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) - h\n", "a.md": note})
+    probe = ("import mmlint.validate as v\n"
+             "result = [sorted(m for m in sys.modules if m == 'json' or m.startswith('json.')), "
+             "v.load_schema.cache_info().currsize, 'mmlint._schema_predicates' in sys.modules]")
+    assert after_cli(["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"], probe) == [[], 0, True]
