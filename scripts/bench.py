@@ -35,7 +35,9 @@ exists), the same with ``--jobs auto`` on plain stores of 1,000 notes and more
 warm (the cache filled by a previous run; only when mmlint has a
 cache), one note changed (a cached run after one note's body changed,
 against a cold run and the doctor; below 20,000 notes), ``python -m mmlint --version``
-and the console script pip installs (its launcher imports ``re`` first) against ``python -c pass``, the
+and the console script pip installs (its launcher imports ``re`` first) against ``python -c pass``, a cold
+check through that console script (what a user runs; no ``runpy``, which ``-m`` imports) on plain stores
+below 20,000 notes, the
 pathological inputs of issue 9 item 6 against normal inputs of the same size
 (``--no-hostile`` skips them), and ``mmlint convert`` (real and
 ``--dry-run``) to every target. This is a measurement
@@ -293,7 +295,8 @@ def main() -> None:
                   "mmlint --version": (mmlint_cmd("--version"), None)}
         # the console script pip writes next to the interpreter (its launcher imports re first)
         script = os.path.join(os.path.dirname(sys.executable), "mmlint")
-        if os.path.isfile(script) and os.access(script, os.X_OK):
+        console = os.path.isfile(script) and os.access(script, os.X_OK)
+        if console:
             probes["console script"] = ([script, "--version"], None)
         interleave(probes, max(runs, 9), s)
         show(("`python -m mmlint --version`", *fmt(s, "mmlint --version"), "`python -c pass`",
@@ -313,6 +316,9 @@ def main() -> None:
                     time.sleep(3.2)
                 check = ["check", root, "--format", "json", "--profile", "upstream"]
                 cmds = {"cold": (mmlint_cmd(*check, *(["--no-cache"] if cache else [])), None)}
+                if console and mode == "plain" and n < 20000:
+                    # what a user runs: the console script (its launcher imports re; no runpy, which -m imports)
+                    cmds["console"] = ([script, *check, *(["--no-cache"] if cache else [])], None)
                 if jobs and mode == "plain" and n >= 1000:
                     cmds["auto"] = (mmlint_cmd(*check, *(["--no-cache"] if cache else []), "--jobs", "auto"), None)
                 if cache:
@@ -332,7 +338,8 @@ def main() -> None:
                 for label in cmds:
                     if label == "doctor":
                         continue
-                    name = {"cold": "mmlint cold", "warm": "mmlint warm", "auto": "mmlint cold --jobs auto"}.get(label, label)
+                    name = {"cold": "mmlint cold", "warm": "mmlint warm", "auto": "mmlint cold --jobs auto",
+                            "console": "mmlint cold (pip's console script)"}.get(label, label)
                     ratio = f"{s.ratio(label, 'doctor'):.2f}×" if have_doctor else "doctor absent"
                     show((f"{what}: {name}", *fmt(s, label), "doctor", ratio))
                 if have_doctor:
