@@ -252,7 +252,12 @@ def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
             text = data.decode("utf-8", "surrogateescape")
             out += [(path, sys.intern(m.group(1))) for line in text.split("\n") if (m := _MM_CARRIER_RE.match(line))]
         elif path.lower().endswith(".md") and PREFIX.encode("ascii") in data:  # no key can start with it otherwise
-            fm = frontmatter.parse(data.decode("utf-8", "surrogateescape"))
+            text = (data[3:] if data.startswith(b"\xef\xbb\xbf") else data).decode("utf-8", "surrogateescape")  # as readers read it
+            block = frontmatter.plain_block(text)
+            if block is not None:  # plain key: value lines (what writers make): the keys parse would give, no Item made
+                out += [(path, sys.intern(f[0])) for f in block[2] if f[0].startswith(PREFIX)]
+                continue
+            fm = frontmatter.parse(text)
             if fm is not None:
                 out += [(path, sys.intern(it.key)) for it in fm.items if it.key.startswith(PREFIX)]
     return out

@@ -72,3 +72,60 @@ def test_the_fast_path_takes_the_common_note():
     for other in (b"---\nname: a\nname: b\n---\n", b"---\nmmlint-tags: x\n---\n", b"---\r\nname: a\r\n---\r\n",
                   b"---\nname: 'a'\n---\n", b"---\nname: a\n", b"---\nmetadata:\n  type: user\n---\n"):
         assert _fmnote._read_plain("a.md", other, engramory.KEYMAP, "a", (), False) is None
+
+
+LIGHT = ("bom", "newline", "head", "body_lf", "lead_blank", "read")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(notes(), plain_notes()))
+def test_a_layouts_light_parts_are_its_built_parts(data):
+    """``NoteLayout.light`` (what a conversion's origin record reads of
+    every note) gives the values of the fully built layout, whether the
+    note takes the fast path or not, and builds nothing."""
+    for keymap, raw, dialect in ((engramory.KEYMAP, False, "engramory"), (workspace.KEYMAP, True, "workspace")):
+        note, _ = _fmnote.read_note("a.md", data, keymap, dialect, "a", (), raw=raw)
+        light = note.layout.light()
+        assert not note.layout.built
+        full = _fmnote._read("a.md", data, keymap, "a", (), raw)[2]
+        assert light == {k: full[k] for k in LIGHT}
+
+
+def test_light_parts_take_the_fast_path_and_keep_patches():
+    data = b"---\nname: a\ndescription: d\ntype: user\n---\n\nBody.\n"
+    assert _fmnote._plain_parts("a.md", data, engramory.KEYMAP, "a", (), False) is not None
+    note, _ = _fmnote.read_note("a.md", data, workspace.KEYMAP, "workspace", "a", (), raw=True)
+    note.layout.set_read("title", None)
+    assert note.layout.light()["read"]["title"] is None and not note.layout.built
+    assert _fmnote._plain_parts("a.md", b"---\nmmlint-name: a\n---\n", engramory.KEYMAP, "a", (), False) is None
+
+
+CARRIER_LINE = st.one_of(LINE, st.builds(lambda k, v: f"mmlint-{k}: {v}", st.sampled_from(["name", "tags", "x"]), VALUES),
+                         st.sampled_from(["  mmlint-type: user", "mmlint-: x"]))
+
+
+@st.composite
+def carrier_notes(draw) -> bytes:
+    lines = draw(st.lists(CARRIER_LINE, max_size=8))
+    text = "\n".join(["---"] + lines + [draw(st.sampled_from(["---", "--- ", "x"]))]) + draw(BODY)
+    return draw(st.sampled_from([b"", b"\xef\xbb\xbf"])) + text.encode("utf-8")
+
+
+@settings(max_examples=300, deadline=None)
+@given(carrier_notes())
+def test_carriers_used_lists_the_keys_the_general_parser_reads(data):
+    """``carriers.used`` reads plain blocks without the general parser:
+    the same carrier keys, in the same order, as parsing the text the
+    readers see (BOM removed)."""
+    from mmlint import carriers, frontmatter
+
+    text = (data[3:] if data.startswith(b"\xef\xbb\xbf") else data).decode("utf-8", "surrogateescape")
+    fm = frontmatter.parse(text)
+    want = [] if fm is None else [("n.md", it.key) for it in fm.items if it.key.startswith(carriers.PREFIX)]
+    assert carriers.used({"n.md": data}) == want
+
+
+def test_carriers_used_sees_carriers_under_a_bom():
+    from mmlint import carriers
+
+    assert carriers.used({"n.md": b"\xef\xbb\xbf---\nmmlint-name: a\ntitle: t\n---\n"}) == [("n.md", "mmlint-name")]

@@ -116,6 +116,24 @@ class NoteLayout:
         twin._patch = self._patch
         return twin
 
+    def light(self) -> dict[str, Any]:
+        """The parts of this layout a look at the file's text needs
+        (``bom``, ``newline``, ``head``, ``body_lf``, ``lead_blank``,
+        ``read``: see :func:`_read`), without keeping anything built: the
+        built parts when there are, else, for a note the reader's fast path
+        takes (:func:`_read_plain`), those parts made from its cheap read
+        (no :class:`~mmlint.frontmatter.Item` made), else a twin's
+        (:meth:`once`). The same values in every case (a test holds the
+        fast ones to :func:`_read`'s)."""
+        if self._parts is None:
+            got = _plain_parts(*self._args[:1], self.data, *self._args[1:])
+            if got is not None:
+                if self._patch:
+                    got["read"].update(self._patch)
+                return got
+        lay = self.once()
+        return {name: lay._get(name) for name in ("bom", "newline", "head", "body_lf", "lead_blank", "read")}
+
     def __call__(self, lines: bool = False) -> Any:
         """The frontmatter items of ``data`` as the note was read (with
         ``lines``: the text they are parsed from); what the note's unloaded
@@ -156,9 +174,9 @@ def origin_layouts(store: Any, outside: tuple[str, ...] = ()) -> dict[str, tuple
     out = {}
     for n in store.notes:
         if isinstance(n.layout, NoteLayout):
-            lay = n.layout.once()
-            if n.slug == lay.read.get("slug") and _unchanged(n, lay, outside):
-                out[n.path] = (lay.head, lay.lead_blank, lay.newline, lay.bom)
+            parts = n.layout.light()
+            if n.slug == parts["read"].get("slug") and _unchanged(n, parts, outside):
+                out[n.path] = (parts["head"], parts["lead_blank"], parts["newline"], parts["bom"])
     return out
 
 
@@ -334,14 +352,38 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
         if fm is not None:
             fm.unload(reload)  # rules rarely need them; _items_of makes them again
         return note, problems, None
-    for f in list(keymap.values()) + [f for f in NOTE_FIELDS if f not in keymap.values()]:
-        read[f] = getattr(note, f)
-    read["category"] = note.category
-    read["slug"] = note.slug
-    read["extra"] = _copy(note.extra)
+    read.update(_read_values(note, keymap))
     parts = {"bom": dec.bom, "newline": dec.newline or "\n", "fm": fm, "head": head, "body_raw": body_raw,
              "body_lf": body_lf, "lead_blank": lead, "read": read, "field_items": field_items}
     return note, problems, parts
+
+
+def _read_values(note: Note, keymap: dict[str, str]) -> dict[str, Any]:
+    """What the reader found, field by field (a layout's ``read`` part):
+    every field of ``keymap`` and :data:`NOTE_FIELDS`, the category, the
+    slug and a copy of the extra keys."""
+    read = {f: getattr(note, f) for f in list(keymap.values()) + [f for f in NOTE_FIELDS if f not in keymap.values()]}
+    read["category"] = note.category
+    read["slug"] = note.slug
+    read["extra"] = _copy(note.extra)
+    return read
+
+
+def _plain_parts(path: str, data: bytes, keymap: dict[str, str], slug: str, category: tuple[str, ...],
+                 raw: bool) -> dict[str, Any] | None:
+    """The parts :meth:`NoteLayout.light` gives, for a note the fast path
+    reads (:func:`_read_plain`; ``None`` for any other): such a file has no
+    ``\r``, so its line ends are ``\n`` and its body is already LF."""
+    got = _read_plain(path, data, keymap, slug, category, raw)
+    if got is None:
+        return None
+    note = got[0]
+    bom = data.startswith(BOM_BYTES)
+    text = (data[3:] if bom else data).decode("utf-8", "surrogateescape")
+    offset = note.frontmatter.body_offset
+    body = text[offset:]
+    return {"bom": bom, "newline": "\n", "head": text[:offset], "body_lf": body, "lead_blank": body.startswith("\n"),
+            "read": _read_values(note, keymap)}
 
 
 def _read_plain(path: str, data: bytes, keymap: dict[str, str], slug: str, category: tuple[str, ...],
@@ -627,14 +669,19 @@ def _restore_cr(text: str, lay: NoteLayout) -> str:
     return text.replace("\n", "\r") if lay.newline == "\r" else text
 
 
-def _unchanged(note: Note, lay: NoteLayout, outside: tuple[str, ...]) -> bool:
+def _unchanged(note: Note, lay: NoteLayout | dict[str, Any], outside: tuple[str, ...]) -> bool:
     """True when every field the file holds (all but ``outside``), the extra
-    keys and the body are as the reader found them."""
-    if note.body != (lay.body_lf[1:] if lay.lead_blank else lay.body_lf) or note.extra != lay.read["extra"]:
+    keys and the body are as the reader found them; ``lay``: the note's
+    layout, or its :meth:`NoteLayout.light` parts."""
+    if isinstance(lay, dict):
+        body_lf, lead, read = lay["body_lf"], lay["lead_blank"], lay["read"]
+    else:
+        body_lf, lead, read = lay.body_lf, lay.lead_blank, lay.read
+    if note.body != (body_lf[1:] if lead else body_lf) or note.extra != read["extra"]:
         return False
-    if "category" not in outside and note.category != lay.read.get("category", ()):
+    if "category" not in outside and note.category != read.get("category", ()):
         return False
-    return all(getattr(note, f) == lay.read.get(f) for f in NOTE_FIELDS if f not in outside)
+    return all(getattr(note, f) == read.get(f) for f in NOTE_FIELDS if f not in outside)
 
 
 def _item_field(it: fmmod.Item, keymap: dict[str, str], lay: NoteLayout) -> str | None:
