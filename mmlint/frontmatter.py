@@ -321,6 +321,7 @@ def parse(text: str) -> Frontmatter | None:
     items: list[Item] = []
     parent: Item | None = None
     yaml_owner: Item | None = None
+    last_child: dict[str, int] = {}  # parent key -> line of the last child item with it (what a scan of items would find)
     for off, raw in enumerate(inner):
         lineno = off + 2
         body = raw[:-1] if raw.endswith("\r") else raw
@@ -333,7 +334,7 @@ def parse(text: str) -> Frontmatter | None:
             yaml_owner.raw.append(raw)
             continue
         if indent and parent is not None and parent.kind == "parent" and (stripped.startswith("- ") or stripped == "-") \
-                and not any(o.parent == parent.key for o in items if o.line > parent.line):
+                and last_child.get(parent.key, 0) <= parent.line:
             parent.kind = "yaml"  # a block list: key:\n  - a\n  - b
             parent.raw.append(raw)
             yaml_owner = parent
@@ -377,9 +378,11 @@ def parse(text: str) -> Frontmatter | None:
         else:
             it.value = vstrip
         items.append(it)
+        if it.parent is not None:
+            last_child[it.parent] = lineno
         if it.parent is None and it.kind != "parent":
             parent = None
-    _group_parents(items, problems)
+    _group_parents(items, last_child)
     for it in items:
         if it.kind == "yaml" and len(it.raw) > 1:
             shape = "block list" if it.raw[1].strip().startswith("-") else "block scalar"
@@ -395,17 +398,20 @@ def parse(text: str) -> Frontmatter | None:
     return fm
 
 
-def _group_parents(items: list[Item], problems: list[FMProblem]) -> None:
+def _group_parents(items: list[Item], last_child: dict[str, int]) -> None:
     """Decide what each ``key:`` with an empty value holds.
 
     Indented ``k: v`` lines right after it are its children. Indented ``- x``
     lines were appended to its raw lines by :func:`parse` and make it a YAML
-    list. A parent with nothing under it is an empty scalar.
+    list. A parent with nothing under it is an empty scalar. ``last_child``:
+    parent key -> the line of the last item under a parent of that key (a
+    child below the parent's line is one of its own: linear in the items,
+    where a scan of the items for every parent was quadratic).
     """
     for it in items:
         if it.kind != "parent":
             continue
-        has_child = any(o.parent == it.key and o.line > it.line for o in items)
+        has_child = last_child.get(it.key, 0) > it.line
         if not has_child:
             it.kind = "scalar"
             it.value = ""
@@ -487,7 +493,41 @@ def yaml_load(src: str) -> tuple[Any, str | None]:
     and nesting beyond :data:`YAML_MAX_DEPTH` are refused before any walk, so
     alias bombs and deep nesting end in an error, never a hang or a
     ``RecursionError``.
+
+    A source of at most :data:`_MEMO_SRC_MAX` code points is parsed once a
+    process (a note's block is parsed again when a rule reloads its items,
+    and many notes hold the same ``tags: [...]`` line): later calls get a
+    deep copy of the first result, so a caller may change what it gets.
     """
+    if len(src) > _MEMO_SRC_MAX:
+        return _load_fresh(src)
+    global _memo_size
+    got = _MEMO.get(src)
+    if got is None:
+        if _memo_size > _MEMO_MAX:
+            _MEMO.clear()
+            _memo_size = 0
+        got = _MEMO[src] = _load_fresh(src)
+        _memo_size += len(src) + 64
+    data, err = got
+    if isinstance(data, (list, dict, set)):
+        import copy
+
+        data = copy.deepcopy(data)
+    return data, err
+
+
+#: Sources longer than this (code points) are not kept by :func:`yaml_load`.
+_MEMO_SRC_MAX = 4096
+#: The memo starts again once it holds sources of this many code points
+#: (each counted 64 more, for its entry): a few MiB at most.
+_MEMO_MAX = 4 << 20
+_MEMO: dict[str, tuple[Any, str | None]] = {}
+_memo_size = 0
+
+
+def _load_fresh(src: str) -> tuple[Any, str | None]:
+    """:func:`yaml_load` without the memo."""
     if src.count("*") > YAML_MAX_ALIASES and _alias_count(src) > YAML_MAX_ALIASES:
         return None, f"more than {YAML_MAX_ALIASES} YAML aliases"
     depth = 0
@@ -499,6 +539,28 @@ def yaml_load(src: str) -> tuple[Any, str | None]:
         elif ch in "]}":
             depth = max(0, depth - 1)
     try:
+        data = _loader().load(src)
+    except RecursionError:
+        return None, "YAML nested too deeply"
+    except Exception as exc:  # ruamel raises many error types; all mean "not valid YAML"
+        first = str(exc).strip().splitlines()
+        return None, (first[0] if first else type(exc).__name__)[:200]
+    if _depth(data) > YAML_MAX_DEPTH:
+        return None, f"YAML nested deeper than {YAML_MAX_DEPTH} levels"
+    return data, None
+
+
+_LOADER: list[Any] = []
+
+
+def _loader() -> Any:
+    """The one ruamel.yaml loader of the process (safe, pure Python,
+    timestamps read as strings), made on first use: a loader costs about
+    as much to make as a small load, and a frontmatter block with
+    thousands of YAML values made one each. ruamel resets its reader,
+    scanner and parser after every load, failed ones too (a test holds
+    the kept loader to a fresh one on a mix of good and bad input)."""
+    if not _LOADER:
         from ruamel.yaml import YAML
         from ruamel.yaml.constructor import SafeConstructor
 
@@ -508,15 +570,8 @@ def yaml_load(src: str) -> tuple[Any, str | None]:
         _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
         y = YAML(typ="safe", pure=True)
         y.Constructor = _Constructor
-        data = y.load(src)
-    except RecursionError:
-        return None, "YAML nested too deeply"
-    except Exception as exc:  # ruamel raises many error types; all mean "not valid YAML"
-        first = str(exc).strip().splitlines()
-        return None, (first[0] if first else type(exc).__name__)[:200]
-    if _depth(data) > YAML_MAX_DEPTH:
-        return None, f"YAML nested deeper than {YAML_MAX_DEPTH} levels"
-    return data, None
+        _LOADER.append(y)
+    return _LOADER[0]
 
 
 def _alias_count(src: str) -> int:

@@ -313,12 +313,15 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
             field_items["form:" + fieldname] = cit
             if nit.value == orig or nit.value in (carriers.to_form(orig, "date"), carriers.to_form(orig, "datetime")):
                 carried[fieldname] = orig
+        skeys: list[str] = []  # the spans, made in one step (one key at a time is quadratic in the keys)
+        sflat: list[int] = []  # 0, line, column of each
         for fieldname, it in field_items.items():
             if fieldname.startswith(("extra:", "form:")):
                 continue
             if fieldname == "category":
                 note.category = tuple(p for p in str(carried.get(fieldname, it.value)).split("/") if p)
-                note.spans["category"] = Span(path, it.line, it.value_col)
+                skeys.append("category")
+                sflat += (0, it.line, it.value_col)
                 continue
             if fieldname in carried:
                 value = carried[fieldname]
@@ -332,12 +335,15 @@ def _read(path: str, data: bytes, keymap: dict[str, str], slug: str, category: t
             elif value == slug:
                 value = slug  # a name is most often its file's stem: one string
             setattr(note, fieldname, value)
-            note.spans[fieldname] = Span(path, it.line, it.value_col)
+            skeys.append(fieldname)
+            sflat += (0, it.line, it.value_col)
         for key, value in extra.items():
             note.extra[key] = value
             it = field_items.get("extra:" + key)
             if it is not None:
-                note.spans["extra:" + key] = Span(path, it.line, it.key_col)
+                skeys.append("extra:" + key)
+                sflat += (0, it.line, it.key_col)
+        note.spans = Spans.packed(path, skeys, sflat)
     if not note.extra:
         note.extra = EMPTY_DICT  # most notes: one shared empty dict
     body_lf = to_lf(body_raw)
