@@ -104,11 +104,13 @@ def _end(status: int) -> None:
     Every file mmlint writes is closed by then (``with`` blocks).
 
     The normal exit (:func:`sys.exit`) is kept when something needs it: a
-    non-daemon thread still running (shutdown joins it), ``python -i``, or
+    non-daemon thread still running (shutdown joins it), ``python -i``, a
+    profiler or tracer (``python -m cProfile -o F -m mmlint``, a debugger,
+    coverage: they write their results after the command returns), or
     a flush that fails (a closed pipe: shutdown reports it and exits 120,
     as before)."""
     threading = sys.modules.get("threading")
-    if sys.flags.inspect or (threading is not None and any(
+    if sys.flags.inspect or sys.getprofile() is not None or sys.gettrace() is not None or (threading is not None and any(
             not t.daemon and t is not threading.main_thread() for t in threading.enumerate())):
         sys.exit(status)
     import atexit

@@ -83,3 +83,13 @@ def test_python_m_mmlint_and_the_console_script_end_through_script():
     assert "script()" in (root / "mmlint" / "__main__.py").read_text()
     r = subprocess.run([sys.executable, "-m", "mmlint", "--version"], capture_output=True, text=True)
     assert (r.returncode, r.stdout) == (0, "mmlint 0.1.0\n")
+
+
+def test_a_profiled_run_ends_normally_so_the_profile_is_written(tmp_path):
+    """``python -m cProfile -o F -m mmlint`` writes F after the module
+    returns: the fast exit would have ended the process first."""
+    out = tmp_path / "prof"
+    done = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(out), "-m", "mmlint", "--version"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "mmlint" in done.stdout
+    assert out.exists() and out.stat().st_size > 0
