@@ -467,3 +467,39 @@ def test_duplicate_slug_shortcut(tmp_path, layout):
     ctx = rules.Context(store, mod, rules.Options())
     got = [f.span.path for f in rules.load()["N107"].func(ctx)]
     assert got == [p for p, _ in _duplicate_slug_reference(ctx)]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(LABEL_PIECES + ["why:", "WHY:", "how to apply:", "How To Apply:", "how  to apply:",
+                                                "Why：", "**Why:**", "__Why:__", "why:**", "-", "*", ">", "_"]),
+                max_size=8).map("".join))
+@example("**Why:** because.")
+@example("**How to apply:**   __  do it")
+@example("- why:")
+def test_a_plain_label_is_what_the_patterns_say(line):
+    # _plain_label answers for the label patterns without compiling them: when it answers, each
+    # pattern agrees (its own matches, the others do not, _LABEL_REST's rest is the same)
+    from mmlint.rules import frontmatter as fm
+
+    plain = fm._plain_label(line)
+    if plain is None:
+        return
+    label, rest = plain
+    assert bool(fm._WHY.match(line)) == (label == "why") and bool(fm._HOW.match(line)) == (label == "how")
+    assert not fm._WHY_HEAD.match(line) and not fm._HOW_HEAD.match(line)
+    assert not (fm._HOW_NEAR if label == "why" else fm._WHY_NEAR).match(line)
+    lm = fm._LABEL_REST.match(line)
+    assert lm and lm.group(1).lower()[:3] == label and lm.group(2) == rest
+
+
+def test_a_plain_check_compiles_no_label_pattern(tmp_path):
+    # the bench's notes write their labels plainly (**Why:** / **How to apply:**): no label pattern compiled
+    from conftest import after_cli, make_store
+
+    note = ("---\nname: a\ndescription: d\ntype: feedback\nscope: repo\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\n"
+            "Fact.\n\n**Why:** because.\n\n**How to apply:** do it.\n")
+    root = make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n\n## feedback\n- [A](a.md) - h\n", "a.md": note})
+    probe = ("from mmlint.rules import frontmatter as fm\n"
+             "result = sorted(n for n in ('_WHY', '_HOW', '_WHY_NEAR', '_HOW_NEAR', '_LABEL_REST') "
+             "if 'match' in vars(getattr(fm, n).rx)) + [n for n in ('_WHY_HEAD', '_HOW_HEAD') if 'match' in vars(getattr(fm, n))]")
+    assert after_cli(["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"], probe) == []

@@ -304,10 +304,11 @@ _NOTE = r"[ \t]*(?:[(（](?:(?![)）])[^\n]){0,80}[)）][ \t]*)?"
 
 
 class _Label:
-    """A label pattern matched after the line's prefix is stripped."""
+    """A label pattern matched after the line's prefix is stripped (compiled
+    on first use: most notes' labels are read by :func:`_plain_label`)."""
 
     def __init__(self, pattern: str) -> None:
-        self.rx = re.compile(pattern, re.IGNORECASE)
+        self.rx = lazy_re(pattern, re.IGNORECASE)
 
     def match(self, line: str) -> re.Match | None:
         """``re.match`` of the pattern on ``line`` without its prefix."""
@@ -320,7 +321,7 @@ _HOW = _Label(_LEAD + r"how[ \t]+to[ \t]+apply" + _NOTE + _BOLD + r"[:：]")
 #: section is the content, so no colon is needed.
 _HEAD_END = _NOTE + r"(?:[:：][ \t]*)?(?:#+[ \t]*)?$"
 _WHY_HEAD = lazy_re(r"^#{1,6}[ \t]+why" + _HEAD_END, re.IGNORECASE)
-_HOW_HEAD = re.compile(r"^#{1,6}[ \t]+how[ \t]+to[ \t]+apply" + _HEAD_END, re.IGNORECASE)
+_HOW_HEAD = lazy_re(r"^#{1,6}[ \t]+how[ \t]+to[ \t]+apply" + _HEAD_END, re.IGNORECASE)
 _WHY_NEAR = _Label(_BOLD + r"why\b")
 _HOW_NEAR = _Label(_BOLD + r"how\b")
 
@@ -363,6 +364,40 @@ def _outside_fences(body: str, lines: list[str]):
 # checks that no other character matches "w" ignoring case).
 
 
+def _plain_label(line: str) -> tuple[str, str] | None:
+    """``(label, rest)`` for a line whose label is written plainly, the way
+    nearly every note writes it: after the prefix (:data:`_PREFIX`, which
+    takes ``**`` too), ``why:`` or ``how to apply:`` in ASCII letters of any
+    case, right after the prefix; ``label`` is ``"why"`` or ``"how"``,
+    ``rest`` what :data:`_LABEL_REST` takes as its group 2. ``None`` for any
+    other line, and for a heading (``#`` first), which the patterns decide.
+
+    For such a line the patterns answer without being compiled: the label's
+    own pattern (:data:`_WHY` / :data:`_HOW`) matches, the other label's,
+    both heads (they need ``#`` first) and the other near miss do not (its
+    word does not start the stripped line), and :data:`_LABEL_REST` matches
+    with ``rest`` (blanks, then an optional ``**``/``__`` and blanks, are
+    skipped: greedy, as the pattern's). ``tests/test_rule_fastpaths.py``
+    holds the scan to the patterns."""
+    if line[:1] == "#":
+        return None
+    s = line.lstrip(_PREFIX)
+    head = s[:13]
+    if not head.isascii():
+        return None
+    low = head.lower()
+    if low[:4] == "why:":
+        label, k = "why", 4
+    elif low == "how to apply:":
+        label, k = "how", 13
+    else:
+        return None
+    rest = s[k:].lstrip(" \t")
+    if rest[:2] in ("**", "__"):
+        rest = rest[2:].lstrip(" \t")
+    return label, rest
+
+
 def _label_scan(body: str) -> tuple[tuple[bool, bool, bool, bool], list[tuple[int, str]]]:
     """``(_labels(body), _empty_labels(body))`` from one pass over the
     body's lines (F114's labels and near misses, F116's empty labels)."""
@@ -372,30 +407,38 @@ def _label_scan(body: str) -> tuple[tuple[bool, bool, bool, bool], list[tuple[in
     for i, line in _outside_fences(body, lines):
         if "w" not in line and "W" not in line:
             continue  # no label on a line without a w (see above)
-        if not (why and how):  # the near misses are only looked for while a label is missing
-            if not why and (_WHY.match(line) or _WHY_HEAD.match(line)):
+        plain = _plain_label(line)
+        if plain is not None:  # a plain label: what the patterns say, without them (see _plain_label)
+            if plain[0] == "why":
                 why = True
-            elif not why and _WHY_NEAR.match(line):
-                near_why = True
-            if not how and (_HOW.match(line) or _HOW_HEAD.match(line)):
+            else:
                 how = True
-            elif not how and _HOW_NEAR.match(line):
-                near_how = True
-        lm = _LABEL_REST.match(line)
-        if not lm:
-            continue
-        rest = strip_comments(lm.group(2)).strip(" *_")
+            label, rest = "Why" if plain[0] == "why" else "How to apply", strip_comments(plain[1]).strip(" *_")
+        else:
+            if not (why and how):  # the near misses are only looked for while a label is missing
+                if not why and (_WHY.match(line) or _WHY_HEAD.match(line)):
+                    why = True
+                elif not why and _WHY_NEAR.match(line):
+                    near_why = True
+                if not how and (_HOW.match(line) or _HOW_HEAD.match(line)):
+                    how = True
+                elif not how and _HOW_NEAR.match(line):
+                    near_how = True
+            lm = _LABEL_REST.match(line)
+            if not lm:
+                continue
+            label, rest = "Why" if lm.group(1).lower() == "why" else "How to apply", strip_comments(lm.group(2)).strip(" *_")
         j = i + 1
         while not rest and j < len(lines):
             nxt = lines[j]
             j += 1
             if not nxt.strip():
                 continue  # the content may follow a blank line (a list, a paragraph)
-            if _LABEL_REST.match(nxt) or nxt.lstrip().startswith("#"):
+            if _plain_label(nxt) is not None or _LABEL_REST.match(nxt) or nxt.lstrip().startswith("#"):
                 break
             rest = strip_comments(nxt).strip(" *_-")
         if not rest:
-            empty.append((i, "Why" if lm.group(1).lower() == "why" else "How to apply"))
+            empty.append((i, label))
     return (why, how, near_why, near_how), empty
 
 
