@@ -179,6 +179,11 @@ def test_plain_check_imports_no_json(plain_check_adds):
     assert {"mmlint._schema_predicates", "mmlint.reporters.json"} <= plain_check_adds
 
 
+def test_plain_check_imports_no_parallel(plain_check_adds):
+    # serial (jobs not configured, or 1) needs no mmlint.parallel
+    assert "mmlint.parallel" not in plain_check_adds
+
+
 def test_the_json_reporter_encodes_strings_as_json_dumps_does():
     import json
 

@@ -508,9 +508,13 @@ def _findings(active: list[Rule], views: dict[str, Context], store: Store, optio
     findings on a note depend on that note alone), so after sorting the
     report is the serial one.
     """
-    from mmlint import parallel
+    jobs = options.jobs
+    if jobs is None or (type(jobs) is int and jobs == 1):  # serial, the default: no mmlint.parallel to import
+        jobs = 1
+    else:
+        from mmlint import parallel
 
-    jobs = parallel.jobs_for(options.jobs, len(store.notes))
+        jobs = parallel.jobs_for(jobs, len(store.notes))
     if jobs < 2:
         return [[_stamp(r, f.span, f.message, f.hint, f.fix, options, f.anchor, store) for f in r.func(views[r.scope])]
                 for r in active]
