@@ -78,3 +78,40 @@ def test_the_leftover_and_conflict_prefilters_never_hide_a_match(name):
 
     assert store._maybe_sync(name) or not store._SYNC_RE.search(name), repr(name)
     assert store._maybe_temp(name) or not store._TEMP_RE.search(name), repr(name)
+
+
+def test_the_invisible_set_is_the_invisible_class():
+    everything = "".join(map(chr, range(0x110000)))
+    assert set(interop.INVISIBLE.findall(everything)) == interop._INVISIBLE_SET
+
+
+_INVISIBLE_TEXT = st.text(alphabet=st.sampled_from(["a", " ", "\n", "é", "—", "\ufeff", "\u200b", "\u00a0", "\u2060",
+                                                    "\u3000", "\ufffa"]), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_INVISIBLE_TEXT, st.integers(min_value=0, max_value=2), st.booleans())
+def test_holds_invisible_is_the_pattern_search(text, start, long):
+    # a short text is looked through as a set (no pattern to compile), a long one searched
+    if long:
+        text = "x" * interop._SHORT_TEXT + text
+    start = min(start, len(text))
+    assert interop._holds_invisible(text, start) == (interop.INVISIBLE.search(text, start) is not None)
+
+
+def test_a_check_of_a_non_ascii_index_compiles_no_invisible_class(tmp_path, capsys):
+    import json
+
+    from conftest import after_cli, make_store
+    from mmlint import cli
+
+    note = "---\nname: a\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\nFact.\n"
+    root = make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n\n## reference\n- [A](a.md) — h\n", "a.md": note})
+    argv = ["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"]
+    probe = "from mmlint.rules import interop\nresult = 'search' in vars(interop.INVISIBLE)"
+    assert after_cli(argv, probe) is False
+    # one there: found through the set, placed through the pattern
+    (root / "MEMORY.md").write_text("# Memory Index\n\n## reference\n- [A](a.md) — h\u200b\n", encoding="utf-8")
+    cli.main([*argv, "--select", "X114"])
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert [(d["rule"]["id"], d["range"]["start"]["line"], d["range"]["start"]["column"]) for d in found] == [("X114", 4, 16)]
