@@ -492,14 +492,46 @@ def test_a_plain_label_is_what_the_patterns_say(line):
     assert lm and lm.group(1).lower()[:3] == label and lm.group(2) == rest
 
 
-def test_a_plain_check_compiles_no_label_pattern(tmp_path):
-    # the bench's notes write their labels plainly (**Why:** / **How to apply:**): no label pattern compiled
+def test_a_plain_check_compiles_no_label_or_relative_date_pattern(tmp_path):
+    # the bench's notes write their labels plainly (**Why:** / **How to apply:**) and hold no relative
+    # date word: no label pattern compiled, nor F119's
     from conftest import after_cli, make_store
 
-    note = ("---\nname: a\ndescription: d\ntype: feedback\nscope: repo\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\n"
+    note = ("---\nname: {0}\ndescription: d\ntype: {0}\nscope: repo\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\n"
             "Fact.\n\n**Why:** because.\n\n**How to apply:** do it.\n")
-    root = make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n\n## feedback\n- [A](a.md) - h\n", "a.md": note})
+    root = make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n\n## feedback\n- [A](feedback.md) - h\n- [B](project.md) - h\n",
+                                       "feedback.md": note.format("feedback"), "project.md": note.format("project")})
     probe = ("from mmlint.rules import frontmatter as fm\n"
              "result = sorted(n for n in ('_WHY', '_HOW', '_WHY_NEAR', '_HOW_NEAR', '_LABEL_REST') "
-             "if 'match' in vars(getattr(fm, n).rx)) + [n for n in ('_WHY_HEAD', '_HOW_HEAD') if 'match' in vars(getattr(fm, n))]")
+             "if 'match' in vars(getattr(fm, n).rx)) + [n for n in ('_WHY_HEAD', '_HOW_HEAD', '_RELATIVE') "
+             "if 'match' in vars(getattr(fm, n))]")
     assert after_cli(["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"], probe) == []
+
+
+_RELATIVE_PIECES = ["yesterday", "Today", "TOMORROW", "last", "Last ", "week", "month", "year", "night", "next ", "this ",
+                    "This Week", "a few days ago", "A Few Days Ago", "recently", "Recently", " ", "\n", "-", "x", "s",
+                    "_", "1", "上周", "最近", "ſ", "K", "ı", "é"]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(_RELATIVE_PIECES), max_size=10).map("".join))
+@example("Release slipped to next week.")
+@example("Released on 2026-03-12.")
+def test_relative_date_prefilter_is_the_search(body):
+    # F119 answers an ASCII body without any of its words without compiling _RELATIVE
+    from mmlint.rules import frontmatter as fm
+
+    got, want = fm._relative_date(body), fm._RELATIVE.search(body)
+    assert (got and (got.span(), got.group())) == (want and (want.span(), want.group()))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([".engramory-", ".engramory", "recall", "-", "a", "Z", "0", ".jsonl", ".json", "\n", "é",
+                                 "user-", "feedback-", "project", "reference-", "users-", "User-"]), max_size=6).map("".join))
+def test_the_ledger_test_is_the_pattern(name):
+    # detection tells a recall-v1 ledger without compiling its pattern for other names
+    import re
+
+    from mmlint.dialects import engramory
+
+    assert engramory.is_ledger(name) == bool(re.match(r"^\.engramory-[a-z0-9-]+\.jsonl$", name))

@@ -606,8 +606,22 @@ def future_date(ctx: Context):
                 yield Finding(n.spans.get(f) or Span(n.path, 1, 1), f"{f} {getattr(n, f)} is in the future")
 
 
-_RELATIVE = re.compile(r"\b(?:yesterday|today|tomorrow|last (?:week|month|year|night)|next (?:week|month|year)|this (?:week|month)"
-                       r"|a few days ago|recently)\b|昨天|今天|明天|上周|下周|上个月|下个月|最近", re.IGNORECASE)
+_RELATIVE = lazy_re(r"\b(?:yesterday|today|tomorrow|last (?:week|month|year|night)|next (?:week|month|year)|this (?:week|month)"
+                    r"|a few days ago|recently)\b|昨天|今天|明天|上周|下周|上个月|下个月|最近", re.IGNORECASE)
+#: A word every English match of :data:`_RELATIVE` holds (the other
+#: alternatives are not ASCII): an ASCII text without any of them, in lower
+#: case, has no match (in ASCII, ignoring case is ASCII case).
+_RELATIVE_WORDS = ("yesterday", "today", "tomorrow", "last ", "next ", "this ", "a few days ago", "recently")
+
+
+def _relative_date(body: str) -> re.Match | None:
+    """``_RELATIVE.search(body)``; an ASCII body holding none of
+    :data:`_RELATIVE_WORDS` is answered without compiling the pattern."""
+    if body.isascii():
+        low = body.lower()
+        if not any(w in low for w in _RELATIVE_WORDS):
+            return None
+    return _RELATIVE.search(body)
 
 
 @rule("F119", "relative-date", WARNING, dialects=("engramory",), profiles=("upstream", "recall-v1"), scope="note")
@@ -622,7 +636,7 @@ def relative_date(ctx: Context):
     for n in ctx.store.notes:
         if n.type != "project":
             continue
-        m = _RELATIVE.search(n.body)
+        m = _relative_date(n.body)
         if m:
             line = n.body.count("\n", 0, m.start()) + 1 + body_line_offset(n)
             yield Finding(Span(n.path, line, 1), f"relative date {m.group()!r} in a project note; write the absolute date")
