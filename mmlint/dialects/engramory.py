@@ -91,7 +91,7 @@ ORDER = ("name", "description", "type", "scope", "created", "updated", "tags", "
 
 #: Top-level folders outside the note graph (upstream §1.6), compared case-folded.
 SKIP_TOP = frozenset({"archive", "templates"})
-_LEDGER_RE = re.compile(r"^\.engramory-[a-z0-9-]+\.jsonl$")
+_LEDGER_RE = lazy_re(r"^\.engramory-[a-z0-9-]+\.jsonl$")  # compiled for a name with its prefix (is_ledger)
 
 
 def is_note_name(name: str) -> bool:
@@ -121,7 +121,7 @@ def recall_file_name(name: str) -> bool:
 
 def is_ledger(name: str) -> bool:
     """A recall-v1 ledger file name (seed spec §4): ``.engramory-<name>.jsonl``."""
-    return _LEDGER_RE.match(name) is not None
+    return name.startswith(".engramory-") and _LEDGER_RE.match(name) is not None
 
 
 def is_history(rel: str) -> bool:
@@ -226,14 +226,14 @@ def detect(root: str) -> Evidence | None:
                 dated += 1
         if "_" in n:
             snake += 1
-        if re.match(r"^(user|feedback|project|reference)-", n):
+        if n.startswith(("user-", "feedback-", "project-", "reference-")):
             typed_prefix += 1
     if fm_notes:
         score += min(5, fm_notes)
         reasons.append(f"{fm_notes} note(s) carry name/description/type frontmatter")
     if score == 0:
         return None
-    ledgers = [n for n in names if _LEDGER_RE.match(n)]
+    ledgers = [n for n in names if is_ledger(n)]
     history = [n for n in names if n.endswith("-history.md")]
     sampled = min(len(notes), 40)
     if ledgers or history or (typed_prefix and typed_prefix == sampled):
