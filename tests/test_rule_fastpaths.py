@@ -535,3 +535,19 @@ def test_the_ledger_test_is_the_pattern(name):
     from mmlint.dialects import engramory
 
     assert engramory.is_ledger(name) == bool(re.match(r"^\.engramory-[a-z0-9-]+\.jsonl$", name))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["> mm-kind: x", ">\tmm-id:", "> mm-", "mm-version:", "- **summary:** s", "- **file:** f",
+                                 "- **summary:**", "-  **file:**", "\n", " ", "x", "> ", "mm", "- **"]), max_size=8).map("".join))
+def test_mm_detection_prefilters_are_its_patterns(tmp_path, text):
+    # mm's index evidence looks for the patterns' literal parts first: the same evidence as the patterns alone
+    import re
+
+    from mmlint.dialects import mm
+
+    (tmp_path / "MEMORY.md").write_text(text, encoding="utf-8")
+    ev = mm.detect(str(tmp_path))
+    header = re.search(r"^>[ \t]*mm-(?:kind|version|id):", text, re.M) is not None
+    entry = re.search(r"^- \*\*(?:summary|file):\*\*", text, re.M) is not None
+    assert (ev.score if ev else 0) == 12 * header + 4 * entry

@@ -109,8 +109,10 @@ def safe_rel_path(rel: str) -> str | None:
 # ---------------------------------------------------------------- detection
 
 
-_MM_HEADER_RE = re.compile(r"^>[ \t]*mm-(?:kind|version|id):", re.M)
-_MM_ENTRY_RE = re.compile(r"^- \*\*(?:summary|file):\*\*", re.M)
+#: Compiled for an index holding their literal parts (``mm-``, ``- **summary:**`` /
+#: ``- **file:**``, see :func:`detect`): another dialect's index compiles neither.
+_MM_HEADER_RE = lazy_re(r"^>[ \t]*mm-(?:kind|version|id):", re.M)
+_MM_ENTRY_RE = lazy_re(r"^- \*\*(?:summary|file):\*\*", re.M)
 
 
 def detect(root: str) -> Evidence | None:
@@ -124,10 +126,10 @@ def detect(root: str) -> Evidence | None:
     index = os.path.join(root, "MEMORY.md")
     head = read_head(root, index)
     if head:
-        if _MM_HEADER_RE.search(head):
+        if "mm-" in head and _MM_HEADER_RE.search(head):
             score += 12
             reasons.append("MEMORY.md has '> mm-*:' header lines")
-        if _MM_ENTRY_RE.search(head):
+        if ("- **summary:**" in head or "- **file:**" in head) and _MM_ENTRY_RE.search(head):
             score += 4
             reasons.append("MEMORY.md has '- **summary:**' / '- **file:**' entry lines")
     detail = os.path.join(root, DETAIL_DIR)
