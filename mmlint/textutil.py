@@ -153,7 +153,9 @@ _ECHO_MAX = 80
 UNSAFE_CHARS = lazy_re("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069"
                        "\ufeff\ud800-\udfff]")
 #: The ASCII characters of :data:`UNSAFE_CHARS`: the C0 controls and DEL.
-_ASCII_UNSAFE = re.compile("[\x00-\x1f\x7f]")
+#: ASCII text without any is ``str.isprintable()`` (printable ASCII is
+#: U+0020..U+007E): compiled for the first ASCII text holding one.
+_ASCII_UNSAFE = lazy_re("[\x00-\x1f\x7f]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -175,14 +177,17 @@ def printable(text: str) -> str:
     applies it to every message and hint, reporters to paths; after it, no
     store text can move the cursor, retitle or clear a terminal, reorder a
     line or start a new one."""
-    rx = _ASCII_UNSAFE if text.isascii() else UNSAFE_CHARS
-    return rx.sub(_escape_char, text) if rx.search(text) else text
+    if text.isascii():
+        return text if text.isprintable() else _ASCII_UNSAFE.sub(_escape_char, text)
+    return UNSAFE_CHARS.sub(_escape_char, text) if UNSAFE_CHARS.search(text) else text
 
 
 def unsafe_chars(text: str) -> list[str]:
     """Every :data:`UNSAFE_CHARS` character of ``text``, in order (what
     ``UNSAFE_CHARS.findall(text)`` gives)."""
-    return (_ASCII_UNSAFE if text.isascii() else UNSAFE_CHARS).findall(text)
+    if text.isascii():
+        return [] if text.isprintable() else _ASCII_UNSAFE.findall(text)
+    return UNSAFE_CHARS.findall(text)
 
 
 def echo(value: str, limit: int = _ECHO_MAX) -> str:

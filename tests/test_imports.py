@@ -79,7 +79,8 @@ def test_a_plain_check_compiles_no_pattern_only_other_stores_need(tmp_path):
             "mmlint.rules.interop.INVISIBLE", "mmlint.rules.interop.BIDI", "mmlint.discover._ENV_RE",
             "mmlint.carriers._ISO_DATETIME_RE", "mmlint.carriers._MM_CARRIER_RE", "mmlint.rules.hygiene._PATH_RE",
             "mmlint.rules.hygiene._CODE_RE", "mmlint.markdown._TAG_RE", "mmlint.dialects.engramory._LEDGER_RE",
-            "mmlint.dialects.mm._MM_HEADER_RE", "mmlint.dialects.mm._MM_ENTRY_RE"} <= left
+            "mmlint.dialects.mm._MM_HEADER_RE", "mmlint.dialects.mm._MM_ENTRY_RE",
+            "mmlint.textutil._ASCII_UNSAFE"} <= left
 
 
 def test_building_the_parser_asks_no_terminal_size(tmp_path):
