@@ -155,8 +155,8 @@ def _validator(name: str) -> Any:
 _ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "$defs", "title", "description", "examples", "default",
                           "deprecated", "readOnly", "writeOnly"})
 #: ``format`` values whose check the compiler reproduces: jsonschema's
-#: FormatChecker ``date`` (``^\d{4}-\d{2}-\d{2}$`` in ASCII and a real date).
-_RE_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
+#: FormatChecker ``date`` (``^\d{4}-\d{2}-\d{2}$`` in ASCII and a real date,
+#: :func:`_date_ok`).
 
 
 class Unsupported(Exception):
@@ -178,7 +178,10 @@ def _is_date_str(value: str) -> bool:
 
 
 def _date_ok(value: str) -> bool:
-    if not _RE_DATE.fullmatch(value):
+    r"""``re.fullmatch(r"^\d{4}-\d{2}-\d{2}$", value, re.ASCII)`` (no pattern
+    to compile) and a real calendar day."""
+    if len(value) != 10 or not value.isascii() or value[4] != "-" or value[7] != "-" \
+            or not (value[:4] + value[5:7] + value[8:]).isdigit():
         return False
     try:
         _date.fromisoformat(value)

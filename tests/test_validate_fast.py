@@ -154,3 +154,19 @@ def test_a_check_uses_the_shipped_predicate_without_json_or_compile(tmp_path):
              "result = [sorted(m for m in sys.modules if m == 'json' or m.startswith('json.')), "
              "v.load_schema.cache_info().currsize, 'mmlint._schema_predicates' in sys.modules]")
     assert after_cli(["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache"], probe) == [[], 0, True]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="0123456789-\n x٣T:", max_size=12) | st.dates().map(str) | st.dates().map(lambda d: f"{d}\n"))
+def test_date_format_is_jsonschemas_pattern_and_a_real_day(value):
+    # format: date without a pattern to compile: ASCII YYYY-MM-DD (re.ASCII \d, fullmatch) and a real day
+    import datetime
+    import re
+
+    want = bool(re.fullmatch(r"^\d{4}-\d{2}-\d{2}$", value, re.ASCII))
+    if want:
+        try:
+            datetime.date.fromisoformat(value)
+        except ValueError:
+            want = False
+    assert validate._date_ok(value) == want
