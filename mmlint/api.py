@@ -307,9 +307,19 @@ def _checked(paths, dialect, profile, options, cwd, config, isolated, cache, mis
                 res.options = conf.options(options)
                 res.config = conf.path
                 shas = cache_mod.file_hashes(res.store)
+                pr.freeze(res.store)  # the tree's rows as text from here on: less to hold through the rules
                 note_ctx = cache_mod.note_context(res, shas)
-                partial = Partial(*cache_mod.reusable(pr, res, shas, note_ctx))
-                res.diagnostics = lint(res.store, res.options, partial)
+                from mmlint import dialects
+
+                facts = cache_mod.Facts(pr.text, cache_mod.facts_context(res, shas), shas,
+                                        reuse=res.dialect in dialects.BUILTIN)
+                partial = Partial(*cache_mod.reusable(pr, res, shas, note_ctx), facts=facts)
+                try:
+                    res.diagnostics = lint(res.store, res.options, partial)
+                except BaseException:
+                    facts.close(keep=False)
+                    raise
+            facts.close()
             pr.record(res, config, isolated, shas, partial, note_ctx, conf.extended, outside.dump(looked))
         out.append(res)
     return out

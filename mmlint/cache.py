@@ -68,6 +68,21 @@ and files whose bytes changed and takes the recorded findings of the others
 a cold run. A changed index or any other non-note file changes the note
 context: every note is checked again by the note rules.
 
+**Facts of the store rules.** A check that misses still reads the whole
+store and runs every store rule on it, but a store rule may keep what it
+derives from one note alone as a *fact* of that note (:class:`Facts`, in a
+third file, ``<hash>.facts``, also read only on a miss and never by a hit),
+kept by the hash of the note's bytes under :func:`facts_context` (options,
+dialect, profile, configuration file and the hash of every file that is not
+a note), with what it concluded over all the notes. A later check that
+misses takes the facts of the unchanged notes and derives them for the
+changed ones only. H101 keeps each note's shingles and, when no two notes
+were near-duplicates, that conclusion: after a few notes changed it
+compares only those with the others instead of joining every note again
+(a changed note that does pair sends it back to the whole join). The facts
+file is written as the rules run and ends with the hash of its rows; a
+truncated or damaged file, or one of another mmlint, is not used at all.
+
 The cache is never trusted for a store read by a third-party dialect
 (its code is not in the stamp): such stores are always checked in full.
 A configuration that uses ``extend`` (as the TOML parser reads it, whatever
@@ -93,6 +108,7 @@ import stat
 import sys
 import time
 import zlib
+from itertools import chain, islice
 
 from mmlint import __version__
 
@@ -101,7 +117,7 @@ if TYPE_CHECKING:
     from typing import Any, Iterator
 
 #: The cache entry format; bumped when the JSON shape changes.
-FORMAT = 5
+FORMAT = 6
 #: A recorded ``stat`` is trusted only for a file whose ``mtime`` and
 #: ``ctime`` are this much older than the check that recorded it (ns):
 #: more than the coarsest common timestamp granularity (2 s on FAT) plus
@@ -216,8 +232,12 @@ def _name(text: str) -> str:
 
 def _entry_path(text: str, part: str = "") -> str:
     """The entry named after ``text``; ``part="notes"``: its per-note table
-    (read only when a check misses, so a hit parses less)."""
-    return os.path.join(cache_dir(), __version__, _name(text) + (f".{part}" if part else "") + ".json")
+    (read only when a check misses, so a hit parses less); ``part="facts"``:
+    its per-note facts (:class:`Facts`, read only when a check misses),
+    named ``<hash>.facts`` (no ``.json``: the entry and its per-note table
+    are the JSON files of a slot)."""
+    name = _name(text) + (f".{part}" if part else "") + (".json" if part != "facts" else "")
+    return os.path.join(cache_dir(), __version__, name)
 
 
 def _row(st: os.stat_result) -> list[int]:
@@ -377,6 +397,7 @@ class Probe:
         self.files, self.folders, self.errors, self.racy = stat_tree(self.root, self.scan_ns - RACY_NS)
         self.entry = _load(text)
         self._dirty = False
+        self._frozen: tuple[Raw, list[str], list[str]] | None = None
 
     def fresh(self) -> dict[str, Any] | None:
         """The entry when it still holds (module docs: same tree, every file
@@ -386,21 +407,23 @@ class Probe:
         e = self.entry
         if e is None or not e.get("trusted") or e["folders"] != self.folders or e["errors"] != self.errors:
             return None
-        recorded = e["files"]
+        recorded, hashes = e["files"], e["hashes"]
         if recorded.keys() != self.files.keys():
             return None
         racy = set(e["racy"])
-        stale = [rel for rel, row in self.files.items() if row != recorded[rel][0] or rel in racy]
+        stale = [rel for rel, row in self.files.items() if row != recorded[rel] or rel in racy]
         if stale and e.get("mtime_sensitive"):
             return None  # a rule read modification times (not-updated): a touched file is a change
         for rel in stale:
-            sha = recorded[rel][1]
-            if sha is None or sha == "-" or self.files[rel].startswith("!") or ">" in self.files[rel]:
+            sha = hashes.get(rel)
+            if recorded[rel].__class__ is not str or sha.__class__ is not str:
+                return None  # a damaged entry
+            if sha == "-" or self.files[rel].startswith("!") or ">" in self.files[rel]:
                 return None  # a symlink is never re-hashed (it may lead out of the store): a miss
             data = _read_listed(os.path.join(self.root, *rel.split("/")))
             if data is None or _sha(data) != sha:
                 return None
-            recorded[rel] = [self.files[rel], sha]
+            recorded[rel] = self.files[rel]
             racy.discard(rel)
             if rel in self.racy:
                 racy.add(rel)
@@ -437,6 +460,27 @@ class Probe:
             _write(self.text, self.entry)
             self._dirty = False
 
+    def freeze(self, store: Any) -> None:
+        """Keep the tree's ``stat`` rows as the entry's JSON text only (a
+        few hundred rows a piece, :class:`Raw`), with the paths the walk of
+        ``store`` (the model read after this probe) and the tree do not
+        share, and drop :attr:`files`: 20,000 notes' rows take ~1.5 MiB as
+        text, ~4 MiB as a mapping, which a check that misses would hold
+        through its rules. For :meth:`record`; :meth:`fresh` cannot be
+        asked after it."""
+        tree = self.files
+        # the files a hit's summary lists are the walk's (a symlinked folder is a file of the tree, not of the walk)
+        unwalked = sorted(rel for rel in tree if rel not in store.files)
+        extra = [rel for rel in store.files if rel not in tree]
+        dumps = json.dumps
+        items = iter(tree.items())
+        pieces = []
+        for start in range(0, len(tree), _CHUNK):
+            text = dumps(dict(islice(items, _CHUNK)), ensure_ascii=True, separators=(",", ":"))[1:-1]
+            pieces.append(("," if start else "") + text)
+        self._frozen = (Raw(pieces), unwalked, extra)
+        self.files = {}
+
     def record(self, res: Any, config: str | None, isolated: bool, shas: dict[str, str] | None = None,
                partial: Any = None, note_ctx: str | None = None, extended: list[str] | None = None,
                looked: list | None = None) -> None:
@@ -458,12 +502,13 @@ class Probe:
         store = res.store
         if shas is None:
             shas = file_hashes(store)
-        tree = self.files
-        # written as it is built (:class:`Rows`): no [row, hash] list per file is held beside the store
-        files = Rows(lambda: ((rel, [row, shas.get(rel)]) for rel, row in tree.items()))
-        # the files a hit's summary lists are the walk's (a symlinked folder is a file of the tree, not of the walk)
-        unwalked = sorted(rel for rel in tree if rel not in store.files)
-        walked_extra = {rel: shas.get(rel) for rel in store.files if rel not in tree}
+        if self._frozen is None:
+            self.freeze(store)
+        rows, unwalked, extra = self._frozen
+        walked_extra = {rel: shas.get(rel) for rel in extra}
+        # written as they are built (:class:`Rows`): no table per file is held beside the store
+        hashes = Rows(lambda: chain(((rel, sha) for rel, sha in shas.items() if rel not in walked_extra),
+                                    ((rel, None) for rel in unwalked)))
         keep = partial is not None and not partial.stray and note_ctx is not None
         note_diags = Rows(lambda: _note_rows(partial, shas)) if keep else {}
         file_diags = Rows(lambda: _file_rows(partial, shas, store.files)) if keep else {}
@@ -480,7 +525,7 @@ class Probe:
         stale_days = (res.options.hygiene if res.options is not None else {}).get("stale-days", DEFAULTS["stale-days"])
         entry = {"mtime_sensitive": bool(stale_days),"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "scan_ns": self.scan_ns,
                  "trusted": res.dialect in dialects.BUILTIN,
-                 "files": files, "racy": sorted(self.racy), "folders": self.folders, "errors": self.errors,
+                 "files": rows, "hashes": hashes, "racy": sorted(self.racy), "folders": self.folders, "errors": self.errors,
                  "config_files": cfiles, "unwalked": unwalked, "walked_extra": walked_extra,
                  "looked": looked or [],
                  "dialect": res.dialect, "profile": res.profile, "config": res.config, "warnings": list(res.warnings),
@@ -495,6 +540,16 @@ class Probe:
                            "note_ctx": note_ctx if any_note else None, "note_diags": note_diags if any_note else {},
                            "file_ctx": file_context(res) if any_file else None,
                            "file_diags": file_diags if any_file else {}}, "notes")
+
+
+class Raw:
+    """A mapping already encoded: the JSON text of its items (without the
+    braces) in consecutive pieces, written as they are (:func:`_json_pieces`)."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces: list[str]):
+        self.pieces = pieces
 
 
 class Rows:
@@ -554,6 +609,208 @@ def file_context(res: Any) -> str:
     file itself (:data:`mmlint.rules.FILE`): the options, dialect, profile
     and configuration file of ``res``."""
     return repr((options_text(res.options), res.dialect, res.profile, res.config))
+
+
+def facts_context(res: Any, shas: dict[str, str]) -> str:
+    """What a per-note fact of a store rule (:class:`Facts`)
+    depends on besides the note's bytes: the options, dialect, profile and
+    configuration file of ``res``, the hash of every file that is not a
+    note (the index: a dialect may read note values from it), and the
+    machine's byte order (facts may hold packed numbers). Unlike
+    :func:`note_context`, not the paths of the other notes: a fact is the
+    note's own (adding a note keeps the others' facts). Hex BLAKE2b-256."""
+    notes = {n.path for n in res.store.notes}
+    parts = [options_text(res.options), res.dialect, repr(res.profile), repr(res.config), sys.byteorder]
+    parts += [f"{rel}\0{shas[rel]}" for rel in sorted(shas) if rel not in notes]
+    return _blake2b()("\0\n".join(parts).encode("utf-8", "surrogateescape"), digest_size=32).hexdigest()
+
+
+class Facts:
+    """Per-note facts of the store rules, kept by the hash of the note's
+    bytes in the entry's facts file (``<hash>.facts``, read only by a check
+    that misses, never by a hit): what a store rule derives from one note
+    alone (H101's shingles), so that a check
+    after one note changed derives it for that note only, and what a rule
+    concluded over all notes (H101: no two are near-duplicates).
+
+    :meth:`take` answers the facts recorded by the previous check under the
+    same :func:`facts_context` for notes whose bytes hash the same (and
+    carries them over); :meth:`put` records one just derived;
+    :meth:`get_store` and :meth:`put_store` do the same for what a rule
+    concluded over the whole store (not carried over: a rule records it
+    again when it still holds). Facts are JSON values: the rule that
+    derives a fact encodes and decodes it.
+
+    The file is written as the rules run, a few hundred rows at a time, to
+    a temporary file (the table is never held in memory); :meth:`close`
+    renames it into place, or drops it. It ends with the hash of its rows
+    (a damaged or truncated file is not used at all), and a file of another
+    format, mmlint, code stamp or context is not used either: every fact is
+    then derived again. A worker process of ``--jobs`` (a fork) records
+    nothing. Errors writing it are ignored.
+
+    Args:
+        text: the entry's name text (:func:`slot_text`).
+        ctx: :func:`facts_context` of the check.
+        shas: :func:`file_hashes` of the check.
+        reuse: whether the previous check's facts may be used (``False``
+            for a store read by a third-party dialect).
+    """
+
+    def __init__(self, text: str, ctx: str, shas: dict[str, str], reuse: bool = True):
+        self.text = text
+        self.ctx = ctx
+        self._shas = shas
+        self._pid = os.getpid()
+        self._old: dict[str, dict[str, list]] = _load_facts(text, ctx) if reuse else {}
+        self._rows: dict[str, list] = {}  # rows of ``_kind`` not written yet
+        self._kind = ""
+        self._fh: Any = None
+        self._tmp: str | None = None
+        self._sum: Any = None
+        self._count = 0
+
+    def take(self, kind: str, paths: Any) -> dict[str, Any]:
+        """note path -> the recorded fact ``kind``, for each of ``paths``
+        whose bytes are unchanged since the previous check (carried over to
+        the new facts file); the other paths are left out."""
+        old = self._old.get(kind)
+        if not old:
+            return {}
+        shas = self._shas
+        out: dict[str, Any] = {}
+        carried: dict[str, list] = {}
+        for path in paths:
+            got = old.get(path)
+            if got.__class__ is list and len(got) == 2 and got[0] == shas.get(path):
+                out[path] = got[1]
+                carried[path] = got
+        self._add(kind, carried)
+        return out
+
+    def put(self, kind: str, path: str, value: Any) -> None:
+        """Record the fact ``kind`` (a JSON value) of the note at ``path``
+        under the hash of its bytes (nothing for a note not read)."""
+        sha = self._shas.get(path)
+        if sha not in (None, "-"):
+            self._add(kind, {path: [sha, value]})
+
+    def get_store(self, kind: str) -> Any:
+        """The store-level fact ``kind`` the previous check recorded, else ``None``."""
+        got = self._old.get(kind, {}).get("")
+        return got[1] if got.__class__ is list and len(got) == 2 and got[0] == "" else None
+
+    def put_store(self, kind: str, value: Any) -> None:
+        """Record the store-level fact ``kind`` (a JSON value) of this check."""
+        self._add(kind, {"": ["", value]})
+
+    def _add(self, kind: str, rows: dict[str, list]) -> None:
+        if os.getpid() != self._pid or self._tmp == "" or not rows:
+            return  # a forked worker (its rows would interleave with the parent's), or the file failed
+        if self._kind != kind:
+            self._flush()
+            self._kind = kind
+        self._rows.update(rows)
+        if len(self._rows) >= _CHUNK:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Write the pending rows as ``[kind, {path: [hash, fact]}]`` items,
+        a few hundred rows each (``json.loads`` then builds each table in C)."""
+        rows, self._rows = self._rows, {}
+        if not rows:
+            return
+        try:
+            if self._fh is None:
+                path = _entry_path(self.text, "facts")
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                self._fh, self._tmp = _open_tmp(path)
+                self._sum = _blake2b()(digest_size=16)
+                self._fh.write(json.dumps({"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "ctx": self.ctx},
+                                          ensure_ascii=True, separators=(",", ":"))[:-1] + ',"rows":[')
+            kind = json.dumps(self._kind, ensure_ascii=True)
+            items = iter(rows.items())
+            for _ in range(0, len(rows), _CHUNK):
+                text = (("," if self._count else "") + "[" + kind + ","
+                        + json.dumps(dict(islice(items, _CHUNK)), ensure_ascii=True, separators=(",", ":")) + "]")
+                self._fh.write(text)
+                self._sum.update(text.encode("ascii"))
+                self._count += 1
+        except (OSError, TypeError, ValueError):
+            self._drop()
+
+    def _drop(self) -> None:
+        fh, tmp = self._fh, self._tmp
+        self._fh, self._tmp, self._rows = None, "", {}
+        if fh is not None:
+            try:
+                fh.close()
+            except OSError:
+                pass
+        if tmp:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+    def close(self, keep: bool = True) -> None:
+        """Write what is left and rename the file into place (``keep``),
+        or drop it (a check that failed); errors ignored. Afterwards the
+        object records nothing."""
+        if os.getpid() != self._pid:
+            return
+        if keep and self._tmp != "" and (self._rows or self._fh is not None):
+            self._flush()
+        if keep and self._fh is None and self._tmp is None:
+            try:
+                os.unlink(_entry_path(self.text, "facts"))  # nothing to record: no older facts left behind
+            except OSError:
+                pass
+        if keep and self._fh is not None:
+            try:
+                self._fh.write(f'],"sum":"{self._sum.hexdigest()}"}}')
+                self._fh.close()
+                self._fh = None
+                os.replace(self._tmp, _entry_path(self.text, "facts"))
+                self._tmp = None
+            except OSError:
+                pass
+        self._drop()
+        self._old = {}
+
+
+#: How a facts file ends: ``],"sum":"<32 hex digits>"}``.
+_SUM_TAIL = len('],"sum":"') + 32 + len('"}')
+
+
+def _load_facts(text: str, ctx: str) -> dict[str, dict[str, list]]:
+    """kind -> note path (``""``: the store) -> ``[hash, fact]`` from the
+    facts file of the entry named after ``text``, when its rows hash to the
+    sum it ends with and it is of this format, mmlint and code stamp, names
+    ``text`` and was recorded under ``ctx``; ``{}`` otherwise (a missing,
+    truncated or damaged file is not used)."""
+    try:
+        with open(_entry_path(text, "facts"), "rb") as fh:
+            raw = fh.read()
+        start = raw.find(b',"rows":[') + len(b',"rows":[')
+        tail = raw[-_SUM_TAIL:]
+        if start < len(b',"rows":[') or not tail.startswith(b'],"sum":"') \
+                or _blake2b()(raw[start:-_SUM_TAIL], digest_size=16).hexdigest().encode("ascii") != tail[9:41]:
+            return {}
+        data = json.loads(raw)
+        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("slot") != text \
+                or data.get("stamp") != code_stamp() or data.get("ctx") != ctx:
+            return {}
+        out: dict[str, dict[str, list]] = {}
+        for kind, table in data["rows"]:
+            have = out.get(kind)
+            if have is None:
+                out[kind] = table if table.__class__ is dict else {}
+            else:
+                have.update(table)
+        return out
+    except (OSError, ValueError, TypeError, RecursionError):
+        return {}
 
 
 def reusable(pr: Probe, res: Any, shas: dict[str, str], note_ctx: str) -> tuple[dict[str, list], dict[str, list]]:
@@ -641,23 +898,22 @@ class Summary:
         self.profile = entry["profile"]
         self.notes = [_Named(p) for p in entry["notes"]]
         self.index = _Named(entry["index"]) if entry["index"] is not None else None
-        files = entry["files"]
+        hashes = entry["hashes"]
         if entry["unwalked"] or entry["walked_extra"]:
-            files = dict(files)
+            hashes = dict(hashes)
         for rel in entry["unwalked"]:
-            files.pop(rel, None)
-        for rel, sha in entry["walked_extra"].items():
-            files[rel] = [None, sha]
-        self.files = _LazyFiles(root, files)
+            hashes.pop(rel, None)
+        hashes.update(entry["walked_extra"])
+        self.files = _LazyFiles(root, hashes)
 
 
 class _LazyFiles(dict):
     """path -> FileRecord, read on first access (see :class:`Summary`)."""
 
-    def __init__(self, root: str, files: dict[str, list]):
-        super().__init__((rel, None) for rel in files)
+    def __init__(self, root: str, hashes: dict[str, str | None]):
+        super().__init__((rel, None) for rel in hashes)
         self._root = root
-        self._sha = {rel: v[1] for rel, v in files.items()}
+        self._sha = hashes
 
     def __getitem__(self, rel: str) -> Any:
         rec = super().__getitem__(rel)
@@ -717,7 +973,7 @@ def _load(text: str, part: str = "") -> dict[str, Any] | None:
             return None
         if part:
             return data
-        for key, kind in (("files", dict), ("folders", dict), ("errors", list), ("config_files", list),
+        for key, kind in (("files", dict), ("hashes", dict), ("folders", dict), ("errors", list), ("config_files", list),
                           ("diagnostics", list), ("notes", list), ("warnings", list), ("scan_ns", int), ("racy", list),
                           ("unwalked", list), ("walked_extra", dict), ("looked", list)):
             if not isinstance(data.get(key), kind):
@@ -741,8 +997,6 @@ def _json_pieces(payload: dict[str, Any], chunk: int | None = None) -> Iterator[
     ``chunk`` items at a time, so that writing an entry of 20,000 files
     holds one piece of text, not the whole document and the encoder's
     tokens for it (~7 MiB at 20,000 notes)."""
-    from itertools import islice
-
     chunk = chunk or _CHUNK
     dumps = json.dumps
     yield "{"
@@ -754,6 +1008,11 @@ def _json_pieces(payload: dict[str, Any], chunk: int | None = None) -> Iterator[
                 yield ("," if start else "") + dumps(value[start:start + chunk], ensure_ascii=True,
                                                      separators=(",", ":"))[1:-1]
             yield "]"
+            continue
+        if isinstance(value, Raw):
+            yield head + "{"
+            yield from value.pieces
+            yield "}"
             continue
         if isinstance(value, Rows):
             items = iter(value.items())
@@ -774,11 +1033,19 @@ def _json_pieces(payload: dict[str, Any], chunk: int | None = None) -> Iterator[
     yield "}"
 
 
+def _open_tmp(path: str) -> tuple[Any, str]:
+    """``(text file, its path)``: a new temporary file beside ``path``,
+    readable by its owner only. The name is made here, not by
+    :mod:`tempfile` (which imports :mod:`shutil`, :mod:`random`, bz2 and
+    lzma: +2.4 MiB of peak RSS). Raises :class:`OSError`."""
+    tmp = os.path.join(os.path.dirname(path), f".tmp-{os.getpid()}-{os.urandom(6).hex()}.json")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    return os.fdopen(fd, "w", encoding="utf-8"), tmp
+
+
 def _write(text: str, payload: dict[str, Any], part: str = "") -> None:
     """Write an entry (or its ``part``) atomically (a unique temporary file,
-    then a rename); errors ignored. The temporary name is made here, not by
-    :mod:`tempfile` (which imports :mod:`shutil`, :mod:`random`, bz2 and
-    lzma: +2.4 MiB of peak RSS)."""
+    then a rename, :func:`_open_tmp`); errors ignored."""
     path = _entry_path(text, part)
     try:
         top = cache_dir()
@@ -788,10 +1055,9 @@ def _write(text: str, payload: dict[str, Any], part: str = "") -> None:
             if not os.path.exists(marker):
                 with open(marker, "w", encoding="utf-8") as fh:
                     fh.write(body)
-        tmp = os.path.join(os.path.dirname(path), f".tmp-{os.getpid()}-{os.urandom(6).hex()}.json")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        fh, tmp = _open_tmp(path)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            with fh:
                 for piece in _json_pieces(payload):
                     fh.write(piece)
             os.replace(tmp, path)

@@ -198,6 +198,26 @@ def compact(sh: Collection[int]) -> array:
     return array("I", sorted(sh))
 
 
+def dump_compact(arr: array) -> str:
+    """:func:`compact`'s array as text (base64 of its machine-order bytes),
+    for a cache of per-note facts; :func:`load_compact` reverses it."""
+    from binascii import b2a_base64
+
+    return b2a_base64(arr.tobytes(), newline=False).decode("ascii")
+
+
+def load_compact(text: str) -> array:
+    """The array :func:`dump_compact` wrote. Raises :class:`ValueError` or
+    :class:`TypeError` for text it did not write (a length that is not a
+    whole number of shingles, not base64, not text); the shingles are not
+    checked to be sorted and distinct."""
+    from binascii import a2b_base64
+
+    if not isinstance(text, str):
+        raise TypeError("a compact shingle array is text")
+    return array("I", a2b_base64(text.encode("ascii")))
+
+
 def _inter(a: Collection[int], b: Collection[int]) -> int:
     """``|a ∩ b|`` of two collections of distinct ints (sets or arrays)."""
     if isinstance(a, (set, frozenset)):
@@ -229,8 +249,64 @@ def near_duplicates(items: Sequence[tuple[str, Collection[int]]], threshold: flo
     bytes a shingle), then one 64-bit key per band and item, and the buckets
     of one band at a time; sets are built only for the candidates checked.
     """
+    return near_duplicates_proved(items, threshold)[0]
+
+
+def near_duplicates_proved(items: Sequence[tuple[str, Collection[int]]],
+                           threshold: float) -> tuple[list[tuple[str, str, float]], bool]:
+    """``(near_duplicates(items, threshold), proved)``: ``proved`` is true
+    when the exact join proved that no pair reaches the threshold (the pairs
+    are then ``[]``), false when candidates were searched."""
     if _no_pair_reaches([sh for _, sh in items], threshold):
-        return []
+        return [], True
+    return _lsh_pairs(items, threshold), False
+
+
+def any_pair_with_encoded(fresh: Sequence[tuple[str, Collection[int]]], known: dict[str, str],
+                          threshold: float) -> bool:
+    """Whether a pair holding one of the ``fresh`` items (``(key, shingles)``)
+    has an exact Jaccard similarity of at least ``threshold``, with another
+    fresh item or with one of ``known`` (key -> :func:`dump_compact` text;
+    a key of both counts as fresh). Empty sets never pair. A known set is
+    decoded only when its size, read from its text's length, does not rule
+    the pair out (``J <= min/max``). With a proof that no two of the known
+    sets reach the threshold (:func:`near_duplicates_proved` on an earlier
+    store holding them), ``False`` means :func:`near_duplicates` gives
+    ``[]``, since every pair it reports reaches the threshold. Time:
+    O(len(fresh) * number of sets) plus the sets decoded.
+
+    Raises:
+        ValueError, TypeError: a known text :func:`load_compact` refuses.
+    """
+    ratio = threshold * (1 - 1e-9)
+    others: list[tuple[int, Any]] = []  # (size, text or set) of every set a fresh one is compared with
+    fresh_keys = {k for k, _ in fresh}
+    for key, text in known.items():
+        if not isinstance(text, str):
+            raise TypeError("a compact shingle array is text")
+        if key not in fresh_keys:
+            pad = text.endswith("==") + text.endswith("=")
+            others.append(((len(text) * 3 // 4 - pad) // 4, text))
+    for k, (_, a) in enumerate(fresh):
+        if not a:
+            continue
+        own = a if isinstance(a, (set, frozenset)) else set(a)
+        la = len(own)
+        later = [(len(b), b) for _, b in fresh[k + 1:] if b]
+        for lb, b in chain(later, others):
+            if not lb or (la if la < lb else lb) < ratio * (lb if la < lb else la):
+                continue
+            if isinstance(b, str):
+                b = load_compact(b)
+                lb = len(b)
+            inter = len(own.intersection(b))
+            if inter / (la + lb - inter) >= threshold:
+                return True
+    return False
+
+
+def _lsh_pairs(items: Sequence[tuple[str, Collection[int]]], threshold: float) -> list[tuple[str, str, float]]:
+    """The pairs of :func:`near_duplicates` among the candidates LSH proposes."""
     pos_of: list[int] = []
     flat = array("q")  # item-major: BANDS keys per non-empty item
     for pos, (_, sh) in enumerate(items):

@@ -46,8 +46,9 @@ def test_a_first_cached_check_loads_neither_openssl_nor_tempfile(tmp_path, monke
 
 def test_recording_builds_no_table_beside_the_store(tmp_path, monkeypatch):
     """``Probe.record`` writes the entry as it builds it (:class:`cache.Rows`):
-    its traced peak stays below what the ``{path: [stat row, hash]}`` table
-    alone takes (what it built before), for 3,000 notes."""
+    its traced peak stays below what a ``{path: [stat row, hash]}`` table
+    alone takes (what it built before), for 3,000 notes; and the probe's
+    tree is held as text only once the store is read (``Probe.freeze``)."""
     monkeypatch.setenv("MMLINT_CACHE_DIR", str(tmp_path / "c"))
     monkeypatch.setattr(cache, "_CHUNK", 100)
     root = _store(tmp_path / "s", 3000)
@@ -57,7 +58,7 @@ def test_recording_builds_no_table_beside_the_store(tmp_path, monkeypatch):
     def spy(self, res, *a, **k):
         shas = a[2] if len(a) > 2 else k["shas"]
         tracemalloc.start()
-        table = {rel: [row, shas.get(rel)] for rel, row in self.files.items()}
+        table = {rel: [sha, sha] for rel, sha in shas.items()}  # the size of a [stat row, hash] table
         seen["table"] = tracemalloc.get_traced_memory()[0]
         del table
         tracemalloc.stop()
@@ -67,8 +68,15 @@ def test_recording_builds_no_table_beside_the_store(tmp_path, monkeypatch):
         tracemalloc.stop()
 
     monkeypatch.setattr(cache.Probe, "record", spy)
+    real_lint = api.lint
+    monkeypatch.setattr(api, "lint", lambda store, options, partial=None: (
+        seen.setdefault("tree", dict(partial and probes[-1].files)), real_lint(store, options, partial))[1])
+    probes = []
+    real_init = cache.Probe.__init__
+    monkeypatch.setattr(cache.Probe, "__init__", lambda self, *a: (real_init(self, *a), probes.append(self))[0])
     api.check([str(root)], profile="upstream", cache=True)
     assert seen["record"] < seen["table"], seen
+    assert seen["tree"] == {}  # frozen before the rules ran
     assert api.cached([str(root)], profile="upstream") is not None
 
 
@@ -84,3 +92,159 @@ def test_rows_are_written_as_the_mapping_of_their_pairs(rows, chunk, lead):
     if len({k for k, _ in rows}) == len(rows):  # duplicate keys: JSON keeps them all, a dict the last
         assert "".join(cache._json_pieces(payload, chunk)) == want
     assert json.loads("".join(cache._json_pieces(payload, chunk))) == json.loads(want)
+
+
+_WORDS = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
+          "phi chi psi omega").split()
+
+
+def _body(seed: int, length: int = 40) -> str:
+    """A body of ``length`` words drawn from a small vocabulary by ``seed``:
+    two notes of one seed are duplicates, of neighbouring seeds often not."""
+    import random
+
+    pick = random.Random(seed).choice
+    return " ".join(pick(_WORDS) for _ in range(length)) + ".\n"
+
+
+def _dump(result: api.CheckResult) -> list:
+    return [[(d.code, d.name, d.severity, tuple(d.span), d.message, d.hint, d.fix, d.edits, d.anchor) for d in s.diagnostics]
+            for s in result.stores]
+
+
+def _h101_store(root: Path, n: int = 12) -> Path:
+    files = {f"note-{i}.md": _note(i, _body(i)) for i in range(n)}
+    files["MEMORY.md"] = "# Memory Index\n\n## reference\n" + "".join(f"- [N{i}](note-{i}.md) — h\n" for i in range(n))
+    return make_store(root, files)
+
+
+def _joins(monkeypatch) -> list:
+    """A list that gets one item per whole H101 join (every note against every note)."""
+    from mmlint import similarity
+
+    seen: list = []
+    real = similarity.near_duplicates_proved
+    monkeypatch.setattr(similarity, "near_duplicates_proved", lambda *a: seen.append(1) or real(*a))
+    return seen
+
+
+def test_one_changed_note_is_compared_with_the_others_not_joined_again(tmp_path, monkeypatch):
+    """H101 in a cached check after one note changed: the shingles of the
+    unchanged notes come from the facts, and when the last check proved no
+    two notes near-duplicates, the changed note alone is compared with every
+    other: no join of all notes. A changed note that duplicates another is
+    found (the whole join then runs), and everything equals ``--no-cache``."""
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(tmp_path / "c"))
+    root = _h101_store(tmp_path / "s")
+    joins = _joins(monkeypatch)
+    first = api.check([str(root)], profile="upstream", cache=True)
+    assert len(joins) == 1 and not any(d.code == "H101" for d in first.stores[0].diagnostics)
+    assert list((tmp_path / "c").rglob("*.facts"))
+    (root / "note-3.md").write_text(_note(3, _body(3) + "One more line of words here.\n"))
+    joins.clear()
+    warm = api.check([str(root)], profile="upstream", cache=True)
+    assert joins == [] and _dump(warm) == _dump(api.check([str(root)], profile="upstream"))
+    (root / "note-3.md").write_text(_note(3, _body(5)))  # now a duplicate of note-5
+    joins.clear()
+    warm = api.check([str(root)], profile="upstream", cache=True)
+    assert joins == [1]
+    cold = api.check([str(root)], profile="upstream")
+    assert _dump(warm) == _dump(cold)
+    assert [d.anchor for d in cold.stores[0].diagnostics if d.code == "H101"] == ["note-3.md|note-5.md"]
+    (root / "note-3.md").write_text(_note(3, _body(3)))  # no pair any more: proved by the join, then kept
+    assert _dump(api.check([str(root)], profile="upstream", cache=True)) == _dump(api.check([str(root)], profile="upstream"))
+    (root / "note-4.md").write_text(_note(4, _body(4) + "Another line.\n"))
+    joins.clear()
+    warm = api.check([str(root)], profile="upstream", cache=True)
+    assert joins == [] and _dump(warm) == _dump(api.check([str(root)], profile="upstream"))
+
+
+def _facts_file(cache_dir: Path) -> Path:
+    found = list(cache_dir.rglob("*.facts"))
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_damaged_or_foreign_facts_are_not_used(tmp_path, monkeypatch):
+    """A facts file truncated, with a byte changed, not JSON, of another
+    code stamp or recorded under another context is not used at all: the
+    check derives every fact again (no crash) and equals ``--no-cache``;
+    a hit never reads the facts file."""
+    cdir = tmp_path / "c"
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(cdir))
+    root = _h101_store(tmp_path / "s")
+    api.check([str(root)], profile="upstream", cache=True)
+    good = _facts_file(cdir).read_bytes()
+    loads: list = []
+    real = cache._load_facts
+    monkeypatch.setattr(cache, "_load_facts", lambda *a: loads.append(real(*a)) or loads[-1])
+    assert api.cached([str(root)], profile="upstream") is not None and loads == []  # a hit: not read
+    k = good.index(b'"H101"') + 40
+    damaged = {"truncate": good[: len(good) // 2], "byte": good[:k] + bytes([good[k] ^ 1]) + good[k + 1:],
+               "not-json": b"\x00\xff garbage", "empty": b"",
+               "ctx": good.replace(b'"ctx":"', b'"ctx":"0', 1),
+               "stamp": good.replace(b'"stamp":"mmlint', b'"stamp":"mmlinx', 1)}
+    for i, (how, data) in enumerate(damaged.items()):
+        _facts_file(cdir).write_bytes(data)
+        (root / "note-1.md").write_text(_note(1, _body(1) + f"Edit {i}.\n"))
+        loads.clear()
+        warm = api.check([str(root)], profile="upstream", cache=True)
+        assert loads == [{}], how
+        assert _dump(warm) == _dump(api.check([str(root)], profile="upstream")), how
+    (root / "note-1.md").write_text(_note(1, _body(1)))
+    loads.clear()
+    api.check([str(root)], profile="upstream", cache=True)
+    assert loads and loads[0].get("H101"), "rewritten whole after each damaged one"
+
+
+_OPS = st.one_of(
+    st.tuples(st.just("body"), st.integers(0, 7), st.integers(0, 9)),
+    st.tuples(st.just("add"), st.integers(8, 10), st.integers(0, 9)),
+    st.tuples(st.just("remove"), st.integers(0, 10), st.just(0)),
+    st.tuples(st.just("rename"), st.integers(0, 10), st.integers(11, 13)),
+    st.tuples(st.just("index"), st.integers(0, 13), st.just(0)),
+    st.tuples(st.just("threshold"), st.just(0), st.sampled_from((0.3, 0.5, 0.7, 0.95))),
+)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seeds=st.lists(st.integers(0, 9), min_size=3, max_size=8), ops=st.lists(_OPS, min_size=1, max_size=5))
+def test_cached_checks_with_facts_equal_uncached_ones(tmp_path_factory, seeds, ops):
+    """Random stores of notes that are often near-duplicates (a few bodies
+    from one small vocabulary), random edits, additions, deletions and
+    renames of notes, of the index and of H101's threshold between checks:
+    after every step the cached check (facts taken and recorded) gives
+    exactly the ``--no-cache`` diagnostics, in the same order."""
+    base = tmp_path_factory.mktemp("facts")
+    old = os.environ.get("MMLINT_CACHE_DIR")
+    os.environ["MMLINT_CACHE_DIR"] = str(base / "c")
+    try:
+        files = {f"note-{i}.md": _note(i, _body(s)) for i, s in enumerate(seeds)}
+        files["MEMORY.md"] = "# Memory Index\n\n## reference\n" + "".join(f"- [N{i}](note-{i}.md) — h\n" for i in range(len(seeds)))
+        root = make_store(base / "s", files)
+        api.check([str(root)], profile="upstream", cache=True)
+        for op, i, arg in ops:
+            path = root / f"note-{i}.md"
+            if op == "body" and path.exists():
+                path.write_text(_note(i, _body(arg)))
+            elif op == "add":
+                path.write_text(_note(i, _body(arg)))
+            elif op == "remove" and path.exists():
+                path.unlink()
+            elif op == "rename" and path.exists():
+                path.rename(root / f"note-{arg}.md")
+            elif op == "index":
+                idx = root / "MEMORY.md"
+                line = f"- [N{i}](note-{i}.md) — h\n"
+                text = idx.read_text()
+                idx.write_text(text.replace(line, "") if line in text else text + line)
+            elif op == "threshold":
+                (root / ".mmlint.toml").write_text(f"[hygiene]\nduplicate-threshold = {arg}\n")
+            warm = api.check([str(root)], profile="upstream", cache=True)
+            cold = api.check([str(root)], profile="upstream", cache=False)
+            assert _dump(warm) == _dump(cold), (op, i, arg)
+    finally:
+        if old is None:
+            os.environ.pop("MMLINT_CACHE_DIR", None)
+        else:
+            os.environ["MMLINT_CACHE_DIR"] = old

@@ -187,15 +187,23 @@ class Context(Record):
         dialect: the dialect module.
         options: :class:`Options` in force.
         cache: per-run memo shared by rules (e.g. parsed bodies).
+        facts: the per-note facts of a cached check
+            (:class:`mmlint.cache.Facts`), else ``None``: a store rule
+            may take what it derives from one note alone from there (for
+            the notes whose bytes are unchanged) and record what it derives
+            now (``take``/``put``), so that a check after one note changed
+            derives it for that note only.
     """
 
-    _fields = ("store", "dialect", "options", "cache")
+    _fields = ("store", "dialect", "options", "cache", "facts")
 
-    def __init__(self, store: Store, dialect: Any, options: "Options", cache: dict[str, Any] | None = None) -> None:
+    def __init__(self, store: Store, dialect: Any, options: "Options", cache: dict[str, Any] | None = None,
+                 facts: Any = None) -> None:
         self.store = store
         self.dialect = dialect
         self.options = options
         self.cache = {} if cache is None else cache
+        self.facts = facts
 
     @property
     def profile(self) -> str | None:
@@ -384,11 +392,16 @@ class Partial:
         stray: a :data:`NOTE` or :data:`FILE` rule gave a finding outside
             the notes or files it ran on, so its findings cannot be kept
             per note or file (output).
+        facts: the per-note facts the store rules take and record
+            (:class:`mmlint.cache.Facts`; :attr:`Context.facts`), or
+            ``None`` (input).
     """
 
-    def __init__(self, reuse: dict[str, Any] | None = None, reuse_files: dict[str, Any] | None = None):
+    def __init__(self, reuse: dict[str, Any] | None = None, reuse_files: dict[str, Any] | None = None,
+                 facts: Any = None):
         self.reuse: dict[str, Any] = reuse or {}
         self.reuse_files: dict[str, Any] = reuse_files or {}
+        self.facts = facts
         self.fresh: dict[str, Any] = {}
         self.fresh_files: dict[str, Any] = {}
         self.stray = False
@@ -452,7 +465,7 @@ def _keep(found: list[Diagnostic], paths: Any, partial: Partial) -> dict[str, li
 
 def _run(store: Store, dialect: Any, options: Options, partial: Partial | None = None) -> list[Diagnostic]:
     rules = load()
-    ctx = Context(store, dialect, options)
+    ctx = Context(store, dialect, options, facts=partial.facts if partial is not None else None)
     views = {NOTE: ctx, FILE: ctx, STORE: ctx}
     if partial is not None and partial.reuse:
         views[NOTE] = Context(_note_view(store, partial.reuse), dialect, options)

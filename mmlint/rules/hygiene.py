@@ -35,6 +35,9 @@ DEFAULTS: dict[str, Any] = {
 }
 #: Notes with fewer shingles than this never count as near-duplicates (stubs).
 MIN_SHINGLES = 3
+#: Most changed notes a cached check compares with every other note (H101)
+#: rather than joining all notes again.
+INCREMENTAL_MAX = 32
 #: Hooks with fewer character trigrams than this (under six characters: ``h``, ``hook``) are not compared.
 MIN_HOOK_GRAMS = 4
 #: Most H106 findings reported per file (the rest are counted in the last one).
@@ -64,14 +67,65 @@ def near_duplicate_note(ctx: Context):
     """
     threshold = float(setting(ctx, "duplicate-threshold"))
     # one note's shingle set at a time; only its compact sorted array is kept
-    items = []
-    empty = similarity.compact(())
-    for n in sorted(ctx.store.notes, key=lambda n: n.path):
-        sh = similarity.shingles((n.summary or "") + "\n" + n.body)
-        items.append((n.path, similarity.compact(sh) if len(sh) >= MIN_SHINGLES else empty))
-    for a, b, s in similarity.near_duplicates(items, threshold):
+    notes = sorted(ctx.store.notes, key=lambda n: n.path)
+    facts = ctx.facts  # a cached check: the shingles of unchanged notes, still encoded
+    known = facts.take("H101", [n.path for n in notes]) if facts is not None else {}
+    fresh: dict[str, Any] = {}  # the shingles derived now, by path
+    pairs = _no_pairs_since(notes, known, facts, threshold, fresh) if known else None
+    if pairs is None:
+        items = [(n.path, fresh[n.path] if n.path in fresh else _shingles(n, known, facts)) for n in notes]
+        pairs, proved = similarity.near_duplicates_proved(items, threshold)
+    else:
+        proved = True
+    if facts is not None and proved:
+        facts.put_store("H101", [threshold])
+    for a, b, s in pairs:
         yield Finding(Span(b, 1, 1), f"near-duplicate of {echo(a)}: similarity {s:.2f} (threshold {threshold:.2f})",
                       hint="merge the two notes into one and remove the other's index pointer", anchor=f"{a}|{b}")
+
+
+def _shingle_array(n: Note) -> Any:
+    """H101's fact of one note: the compact shingles of its description and
+    body (:func:`mmlint.similarity.compact`), empty for a stub of fewer than
+    :data:`MIN_SHINGLES`."""
+    sh = similarity.shingles((n.summary or "") + "\n" + n.body)
+    return similarity.compact(sh if len(sh) >= MIN_SHINGLES else ())
+
+
+def _shingles(n: Note, known: dict[str, Any], facts: Any) -> Any:
+    """The note's H101 fact: decoded from ``known`` (the facts of a cached
+    check), else derived (and recorded in ``facts`` when there are facts)."""
+    got = known.get(n.path)
+    if got is not None:
+        try:
+            return similarity.load_compact(got)
+        except (ValueError, TypeError):
+            pass  # not what dump_compact wrote: derived again
+    arr = _shingle_array(n)
+    if facts is not None:
+        facts.put("H101", n.path, similarity.dump_compact(arr))
+    return arr
+
+
+def _no_pairs_since(notes: list[Note], known: dict[str, Any], facts: Any, threshold: float,
+                    fresh: dict[str, Any]) -> list | None:
+    """``[]`` when H101 finds no pair without joining all notes again: the
+    last cached check proved that none of its notes reach ``threshold``
+    with another (its store fact), ``known`` holds the shingles of the notes
+    unchanged since (some of those notes), at most :data:`INCREMENTAL_MAX`
+    notes changed, and none of them reaches it with any note
+    (:func:`mmlint.similarity.any_pair_with_encoded`); ``None`` otherwise
+    (then the whole join decides). The changed notes' shingles go to
+    ``fresh`` (path -> array), and their facts are recorded."""
+    if len(notes) - len(known) > INCREMENTAL_MAX or facts.get_store("H101") != [threshold]:
+        return None
+    for n in notes:
+        if n.path not in known:
+            fresh[n.path] = _shingles(n, {}, facts)
+    try:
+        return None if similarity.any_pair_with_encoded(list(fresh.items()), known, threshold) else []
+    except (ValueError, TypeError):
+        return None  # a fact that does not decode: the whole join (which derives it again)
 
 
 # ---------------------------------------------------------------- H102
