@@ -169,3 +169,59 @@ def test_unknown_suppression_code_gets_a_suggestion(store):
     mod = dialects.get("engramory")
     (msg,) = [d.message for d in rules.run(mod.read(str(root), "upstream"), mod) if d.code == "Q102"]
     assert msg == "suppression names no rule: 'P1O1' (did you mean 'P101'?)"
+
+
+def test_prefix_selectors_cost_what_codes_cost():
+    """A code prefix (``F1``) in a directive looked at every rule, and every
+    lookup sorted the registry again: 200,000 directives took a minute.
+    Thousands of prefix directives now cost about what exact codes cost."""
+    from mmlint.rules import suppressions
+
+    def took(codes: str) -> float:
+        text = f"<!-- mmlint-disable {codes} -->\n" * 2000
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            suppressions.parse("a.md", text)
+            best = min(best, time.perf_counter() - t0)
+        return best
+
+    exact = took("F111 P106 X104")
+    assert took("F1 P1 X1") < 4 * exact + 0.05
+    got, _ = suppressions.parse("a.md", "<!-- mmlint-disable P10 -->\n")
+    assert "P106" in got[0].codes and not any(c.startswith("Q") for c in got[0].codes)
+
+
+def test_suppressions_in_many_notes_cost_linear_time(tmp_path, monkeypatch):
+    """Each file with a directive scanned every diagnostic of the store for
+    its own: O(files × diagnostics). 4x the notes (each with a directive and
+    two findings) must cost about 4x in ``apply_suppressions``."""
+    from conftest import make_store
+
+    from mmlint.rules import suppressions
+
+    spent = []
+    real = suppressions.apply_suppressions
+
+    def timed(ctx, diagnostics):
+        t0 = time.perf_counter()
+        out = real(ctx, diagnostics)
+        spent.append(time.perf_counter() - t0)
+        return out
+
+    monkeypatch.setattr(suppressions, "apply_suppressions", timed)
+
+    def cost(n: int) -> float:
+        files = {"MEMORY.md": "".join(f"- [N{i}](n{i}.md) — hook\n" for i in range(n))}
+        for i in range(n):
+            files[f"n{i}.md"] = (f"---\nname: n{i}\ndescription: d\ntype: user\n---\n\n"
+                                 f"<!-- mmlint-disable-next-line P109 -->\n[[gone-{i}]] and [[lost-{i}]]\n")
+        store = make_store(tmp_path / str(n), files)
+        spent.clear()
+        for _ in range(3):
+            got = found(store)
+        assert not any(code == "P109" for code, _, _ in got)  # both links of the next line hidden
+        return min(spent)
+
+    small, large = cost(300), cost(1200)
+    assert large < 8 * small + 0.05, (small, large)

@@ -317,18 +317,25 @@ def _register(code, name, severity, dialects, profiles, func, doc, module, fix, 
 
 
 def load() -> dict[str, Rule]:
-    """Import every family module once; return the registry sorted by code."""
-    global _loaded
+    """Import every family module once; return the registry sorted by code
+    (a new dict each call; sorted once for each size the registry has)."""
+    global _loaded, _sorted
     if not _loaded:
         for fam in FAMILIES:
             importlib.import_module(f"mmlint.rules.{fam}")
         _loaded = True
-    return dict(sorted(REGISTRY.items()))
+    if len(_sorted) != len(REGISTRY):
+        _sorted = dict(sorted(REGISTRY.items()))
+    return dict(_sorted)
+
+
+_sorted: dict[str, Rule] = {}
 
 
 def lookup(code_or_name: str) -> Rule | None:
     """A rule by code (case-insensitive) or name."""
-    load()
+    if not _loaded:
+        load()
     key = code_or_name.strip()
     if key.upper() in REGISTRY:
         return REGISTRY[key.upper()]

@@ -207,7 +207,20 @@ def _prefix_codes(selector: str) -> frozenset[str]:
 
     if not 0 < len(selector) < 4:
         return frozenset()
-    return frozenset(r.code for r in load().values() if matches(r, [selector]) and not r.code.startswith(FAMILY_PREFIX))
+    rules = load()
+    key = (selector, len(rules))  # the rules of a run are the same for every directive of it
+    got = _PREFIXES.get(key)
+    if got is None:
+        if len(_PREFIXES) >= 4096:
+            _PREFIXES.clear()
+        got = _PREFIXES[key] = frozenset(r.code for r in rules.values()
+                                         if matches(r, [selector]) and not r.code.startswith(FAMILY_PREFIX))
+    return got
+
+
+#: :func:`_prefix_codes` by ``(selector, rules registered)``: a store writing
+#: the same prefix in thousands of directives looked at every rule each time.
+_PREFIXES: dict[tuple[str, int], frozenset[str]] = {}
 
 
 def regions(directives: list[Directive]) -> list[Region]:
@@ -278,7 +291,8 @@ def apply_suppressions(ctx: Context, diagnostics: list[Diagnostic]) -> list[Diag
     """Drop the diagnostics inline comments suppress; add Q101-Q103 findings.
 
     Returns a new list (unsorted). Time: O((D + R) log R) for D diagnostics
-    and R directives.
+    and R directives (the diagnostics are grouped by file once: a scan of
+    all of them for each file with a directive was O(F × D)).
     """
     texts = _texts(ctx)
     if not texts:
@@ -290,8 +304,12 @@ def apply_suppressions(ctx: Context, diagnostics: list[Diagnostic]) -> list[Diag
         by_path[path] = ds
         malformed.extend((path, line, col, word) for line, col, word in bad)
     hidden: set[int] = set()
+    on_path: dict[str, list[tuple[int, Diagnostic]]] = {}  # one pass over the diagnostics, not one a file
+    for i, d in enumerate(diagnostics):
+        if d.span.path in by_path and not d.code.startswith(FAMILY_PREFIX):
+            on_path.setdefault(d.span.path, []).append((i, d))
     for path, ds in by_path.items():
-        _hide(regions(ds), [(i, d) for i, d in enumerate(diagnostics) if d.span.path == path and not d.code.startswith(FAMILY_PREFIX)], hidden)
+        _hide(regions(ds), on_path.get(path, []), hidden)
     out = [d for i, d in enumerate(diagnostics) if i not in hidden]
     out.extend(_findings(ctx, by_path, malformed))
     return out
