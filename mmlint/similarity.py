@@ -199,23 +199,20 @@ def compact(sh: Collection[int]) -> array:
 
 
 def dump_compact(arr: array) -> str:
-    """:func:`compact`'s array as text (base64 of its machine-order bytes),
-    for a cache of per-note facts; :func:`load_compact` reverses it."""
-    from binascii import b2a_base64
-
-    return b2a_base64(arr.tobytes(), newline=False).decode("ascii")
+    """:func:`compact`'s array as text (hex of its machine-order bytes, 8
+    digits a shingle; no import, unlike base64), for a cache of per-note
+    facts; :func:`load_compact` reverses it."""
+    return arr.tobytes().hex()
 
 
 def load_compact(text: str) -> array:
     """The array :func:`dump_compact` wrote. Raises :class:`ValueError` or
-    :class:`TypeError` for text it did not write (a length that is not a
-    whole number of shingles, not base64, not text); the shingles are not
-    checked to be sorted and distinct."""
-    from binascii import a2b_base64
-
+    :class:`TypeError` for text it did not write (not hex, a length that is
+    not a whole number of shingles, not text); the shingles are not checked
+    to be sorted and distinct."""
     if not isinstance(text, str):
         raise TypeError("a compact shingle array is text")
-    return array("I", a2b_base64(text.encode("ascii")))
+    return array("I", bytes.fromhex(text))
 
 
 def _inter(a: Collection[int], b: Collection[int]) -> int:
@@ -281,12 +278,12 @@ def any_pair_with_encoded(fresh: Sequence[tuple[str, Collection[int]]], known: d
     ratio = threshold * (1 - 1e-9)
     others: list[tuple[int, Any]] = []  # (size, text or set) of every set a fresh one is compared with
     fresh_keys = {k for k, _ in fresh}
+    width = 2 * array("I").itemsize  # hex digits a shingle
     for key, text in known.items():
         if not isinstance(text, str):
             raise TypeError("a compact shingle array is text")
         if key not in fresh_keys:
-            pad = text.endswith("==") + text.endswith("=")
-            others.append(((len(text) * 3 // 4 - pad) // 4, text))
+            others.append((len(text) // width, text))
     for k, (_, a) in enumerate(fresh):
         if not a:
             continue

@@ -248,3 +248,20 @@ def test_cached_checks_with_facts_equal_uncached_ones(tmp_path_factory, seeds, o
             os.environ.pop("MMLINT_CACHE_DIR", None)
         else:
             os.environ["MMLINT_CACHE_DIR"] = old
+
+
+@settings(max_examples=60, deadline=None)
+@given(sh=st.sets(st.integers(0, 2**32 - 1), max_size=40))
+def test_compact_shingles_round_trip_through_their_text(sh):
+    """H101's fact of a note: :func:`similarity.load_compact` gives back
+    exactly the array :func:`similarity.dump_compact` wrote, and refuses
+    text it did not write."""
+    import pytest
+
+    from mmlint import similarity
+
+    arr = similarity.compact(sh)
+    assert similarity.load_compact(similarity.dump_compact(arr)) == arr
+    for bad in ("abc", "zz" * 4, 7, None):
+        with pytest.raises((ValueError, TypeError)):
+            similarity.load_compact(bad)
