@@ -4,7 +4,7 @@ a gate may only skip what the check would not find."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import corpus_stores, fixture_stores, store_id
@@ -551,3 +551,100 @@ def test_mm_detection_prefilters_are_its_patterns(tmp_path, text):
     header = re.search(r"^>[ \t]*mm-(?:kind|version|id):", text, re.M) is not None
     entry = re.search(r"^- \*\*(?:summary|file):\*\*", text, re.M) is not None
     assert (ev.score if ev else 0) == 12 * header + 4 * entry
+
+
+INDEX_LINES = st.sampled_from(["- [N0](n0.md) — hook", "## user", "## feedback", "", "prose line", "- [X](gone.md) — é"])
+
+
+def _old_pointer_fix(store, mod, note, caps):
+    """The P106 fix as it was built before the caps were checked by
+    arithmetic: the whole new index, then its lines and bytes counted."""
+    from mmlint.textutil import count_lines, encode
+
+    idx = store.index
+    line = mod.pointer_line(note, note.path)
+    lines = idx.lines()
+    if idx.text.endswith(("\n", "\r")):
+        lines.pop()
+    nl = idx.newline if idx.newline in ("\r\n", "\r") else "\n"
+    at = len(lines)
+    heads = [(ln, text) for ln, level, text in idx.headings if level <= 2]
+    for k, (ln, text) in enumerate(heads):
+        if text.strip().lower() == (note.type or "").strip().lower() and note.type:
+            at = heads[k + 1][0] - 1 if k + 1 < len(heads) else len(lines)
+            while at > ln and not lines[at - 1].strip():
+                at -= 1
+            break
+    lines.insert(at, line)
+    text = nl.join(lines) + nl
+    data = encode(text, idx.bom)
+    if (caps["lines"] and count_lines(text) > caps["lines"]) or (caps["bytes"] and len(data) > caps["bytes"]):
+        return None
+    return data
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(INDEX_LINES, max_size=12), st.sampled_from(["\n", "\r\n", "\r"]), st.booleans(), st.booleans(),
+       st.integers(0, 14), st.integers(0, 400), st.sampled_from(["user", "feedback", "project"]))
+def test_orphan_fixes_are_the_ones_the_whole_text_gives(lines, nl, bom, final, cap_lines, cap_bytes, kind):
+    """P106 refuses a fix over the caps by arithmetic, before building the
+    text: the same fixes (present or not, same bytes) as counting the
+    built text, whatever the line ends, BOM and caps."""
+    from mmlint.rules.index import index_caps
+
+    text = nl.join(lines) + (nl if final else "")
+    files = {"MEMORY.md": (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"),
+             "n0.md": b"---\nname: n0\ndescription: d\ntype: user\n---\n\nb\n"}
+    for i in range(1, 4):
+        files[f"n{i}.md"] = f"---\nname: n{i}\ndescription: d{i}\ntype: {kind}\n---\n\nb\n".encode()
+    mod = dialects.get("engramory")
+    store = mod.read("/nonexistent-store", "upstream", tree=files)
+    options = rules.Options(caps={"index_lines": cap_lines, "index_bytes": cap_bytes}, select=["P106"])
+    caps = index_caps(rules.Context(store, mod, options))
+    got = {d.span.path: d.edits for d in rules.run(store, mod, options) if d.code == "P106"}
+    for note in store.notes:
+        if note.path in got:
+            want = _old_pointer_fix(store, mod, note, caps)
+            event("fix" if want is not None else "no fix")
+            assert got[note.path] == (None if want is None else {"MEMORY.md": want}), note.path
+
+
+def test_orphan_fixes_are_bounded_per_run():
+    """Each P106 fix holds a whole index: at most MAX_FIXES a run."""
+    from mmlint.rules.pointers import _PointerFixes
+
+    n = _PointerFixes.MAX_FIXES + 5
+    files = {"MEMORY.md": b"- [A](a.md) \xe2\x80\x94 h\n"}
+    for i in range(n):
+        files[f"n{i}.md"] = f"---\nname: n{i}\ndescription: d\ntype: user\n---\n\nb\n".encode()
+    mod = dialects.get("engramory")
+    store = mod.read("/nonexistent-store", "recall-v1", tree=files)
+    found = [d for d in rules.run(store, mod, rules.Options(select=["P106"], caps={"index_lines": 0, "index_bytes": 0}))
+             if d.code == "P106"]
+    assert len(found) == n
+    assert sum(d.edits is not None for d in found) == _PointerFixes.MAX_FIXES
+
+
+def test_orphans_of_a_long_index_cost_linear_time():
+    """8,000 orphans beside an 8,000-line index took 10 s: each fix joined
+    and encoded the whole index before finding it over the cap. 4x both
+    must cost about 4x."""
+    import time
+
+    mod = dialects.get("engramory")
+
+    def cost(n: int) -> float:
+        files = {"MEMORY.md": "".join("- [N0](n0.md) — hook\n" for _ in range(n)).encode()}
+        for i in range(n):
+            files[f"n{i}.md"] = f"---\nname: n{i}\ndescription: d\ntype: user\n---\n\nb\n".encode()
+        store = mod.read("/nonexistent-store", "claude-code", tree=files)
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            found = [d for d in rules.run(store, mod, rules.Options(select=["P106"])) if d.code == "P106"]
+            best = min(best, time.perf_counter() - t0)
+        assert len(found) == n - 1 and not any(d.edits for d in found)  # over the 200-line cap: no fix
+        return best
+
+    small, large = cost(500), cost(2000)
+    assert large < 8 * small + 0.05, (small, large)
