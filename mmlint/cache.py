@@ -102,7 +102,6 @@ This module imports nothing heavy at load (no model, no rules, no
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -114,7 +113,7 @@ from mmlint import __version__
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
-    from typing import Any, Iterator
+    from typing import Any, Callable, Iterator
 
 #: The cache entry format; bumped when the JSON shape changes.
 FORMAT = 6
@@ -129,6 +128,59 @@ UNWALKED = frozenset({".git", ".hg", ".svn", ".obsidian", ".trash", ".Trash", ".
 _TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
         "# This file is a cache directory tag created by mmlint.\n"
         "# For information about cache directory tags see https://bford.info/cachedir/\n")
+
+
+_CODEC: list[Any] = []
+
+
+def _json() -> tuple[Callable[[Any], Any], Callable[[Any], str]]:
+    """``(loads, dumps)``: ``json.loads`` and ``json.dumps(value,
+    ensure_ascii=True, separators=(",", ":"))`` made from the C functions
+    of CPython's ``_json`` module, which the :mod:`json` package wraps:
+    importing the package costs ~1 ms of every cached check (it compiles
+    patterns), the C functions nothing. ``loads`` takes text or UTF-8
+    bytes and raises :class:`ValueError` for anything but one JSON value
+    (``NaN`` and the infinities read as :mod:`json` reads them); ``dumps``
+    raises :class:`TypeError` for a value JSON cannot hold. Without
+    ``_json``, the :mod:`json` package's own."""
+    if _CODEC:
+        return _CODEC[0], _CODEC[1]
+    try:
+        from _json import encode_basestring_ascii, make_encoder, make_scanner
+    except ImportError:  # not CPython
+        import json
+
+        _CODEC[:] = [json.loads, lambda value: json.dumps(value, ensure_ascii=True, separators=(",", ":"))]
+        return _CODEC[0], _CODEC[1]
+
+    class Context:  # what the scanner asks of json.decoder.JSONDecoder (its defaults)
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_float, parse_int = float, int
+        parse_constant = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}.__getitem__
+
+    scan = make_scanner(Context)
+
+    def loads(data: Any) -> Any:
+        text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
+        try:
+            value, end = scan(text, 0)
+        except StopIteration:
+            raise ValueError("not JSON") from None
+        if end != len(text):
+            raise ValueError("more than one JSON value")
+        return value
+
+    def unknown(value: Any) -> Any:
+        raise TypeError(f"{type(value).__name__} is not JSON")
+
+    encode = make_encoder(None, unknown, encode_basestring_ascii, None, ":", ",", False, False, True)
+
+    def dumps(value: Any) -> str:
+        return "".join(encode(value, 0))
+
+    _CODEC[:] = [loads, dumps]
+    return loads, dumps
 
 
 def is_own_cache(folder: str) -> bool:
@@ -182,7 +234,10 @@ def code_stamp() -> str:
                 parts.append(f"{entry}:{os.stat(entry).st_mtime_ns}")
             except OSError:
                 pass
-    for base in (here, os.path.join(os.path.dirname(here), "schemas")):
+    # each file as its path relative to the package (schemas: "../schemas/..."), cut from the scanned
+    # path: os.path.relpath asks the working folder twice a file (~1 ms of ~110 files at start-up)
+    for base, tag in ((here, ""), (os.path.join(os.path.dirname(here), "schemas"), "../schemas/")):
+        cut = len(base) + 1
         stack = [base]
         while stack:
             folder = stack.pop()
@@ -199,7 +254,7 @@ def code_stamp() -> str:
                         st = e.stat()
                     except OSError:
                         continue
-                    parts.append(f"{os.path.relpath(e.path, here)}:{st.st_size}:{st.st_mtime_ns}")
+                    parts.append(f"{tag}{e.path[cut:]}:{st.st_size}:{st.st_mtime_ns}")
     _STAMP.append("\n".join(parts) + "\n")
     return _STAMP[0] + time.strftime("%Y-%m-%d")
 
@@ -472,11 +527,11 @@ class Probe:
         # the files a hit's summary lists are the walk's (a symlinked folder is a file of the tree, not of the walk)
         unwalked = sorted(rel for rel in tree if rel not in store.files)
         extra = [rel for rel in store.files if rel not in tree]
-        dumps = json.dumps
+        dumps = _json()[1]
         items = iter(tree.items())
         pieces = []
         for start in range(0, len(tree), _CHUNK):
-            text = dumps(dict(islice(items, _CHUNK)), ensure_ascii=True, separators=(",", ":"))[1:-1]
+            text = dumps(dict(islice(items, _CHUNK)))[1:-1]
             pieces.append(("," if start else "") + text)
         self._frozen = (Raw(pieces), unwalked, extra)
         self.files = {}
@@ -716,23 +771,24 @@ class Facts:
 
     def _flush(self) -> None:
         """Write the pending rows as ``[kind, {path: [hash, fact]}]`` items,
-        a few hundred rows each (``json.loads`` then builds each table in C)."""
+        a few hundred rows each (the JSON scanner then builds each table in C)."""
         rows, self._rows = self._rows, {}
         if not rows:
             return
+        dumps = _json()[1]
         try:
             if self._fh is None:
                 path = _entry_path(self.text, "facts")
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 self._fh, self._tmp = _open_tmp(path)
                 self._sum = _blake2b()(digest_size=16)
-                self._fh.write(json.dumps({"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "ctx": self.ctx},
-                                          ensure_ascii=True, separators=(",", ":"))[:-1] + ',"rows":[')
-            kind = json.dumps(self._kind, ensure_ascii=True)
+                self._fh.write(dumps({"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "ctx": self.ctx})[:-1]
+                               + ',"rows":[')
+            kind = dumps(self._kind)
             items = iter(rows.items())
             for _ in range(0, len(rows), _CHUNK):
                 text = (("," if self._count else "") + "[" + kind + ","
-                        + json.dumps(dict(islice(items, _CHUNK)), ensure_ascii=True, separators=(",", ":")) + "]")
+                        + dumps(dict(islice(items, _CHUNK))) + "]")
                 self._fh.write(text)
                 self._sum.update(text.encode("ascii"))
                 self._count += 1
@@ -797,7 +853,7 @@ def _load_facts(text: str, ctx: str) -> dict[str, dict[str, list]]:
         if start < len(b',"rows":[') or not tail.startswith(b'],"sum":"') \
                 or _blake2b()(raw[start:-_SUM_TAIL], digest_size=16).hexdigest().encode("ascii") != tail[9:41]:
             return {}
-        data = json.loads(raw)
+        data = _json()[0](raw)
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("slot") != text \
                 or data.get("stamp") != code_stamp() or data.get("ctx") != ctx:
             return {}
@@ -967,7 +1023,7 @@ def _load(text: str, part: str = "") -> dict[str, Any] | None:
     it cannot be read)."""
     try:
         with open(_entry_path(text, part), "rb") as fh:
-            data = json.loads(fh.read())
+            data = _json()[0](fh.read())
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("slot") != text \
                 or data.get("stamp") != code_stamp():
             return None
@@ -998,15 +1054,14 @@ def _json_pieces(payload: dict[str, Any], chunk: int | None = None) -> Iterator[
     holds one piece of text, not the whole document and the encoder's
     tokens for it (~7 MiB at 20,000 notes)."""
     chunk = chunk or _CHUNK
-    dumps = json.dumps
+    dumps = _json()[1]
     yield "{"
     for n, (key, value) in enumerate(payload.items()):
-        head = ("," if n else "") + dumps(key, ensure_ascii=True) + ":"
+        head = ("," if n else "") + dumps(key) + ":"
         if isinstance(value, list) and len(value) > chunk:  # the encoder holds a token per item
             yield head + "["
             for start in range(0, len(value), chunk):
-                yield ("," if start else "") + dumps(value[start:start + chunk], ensure_ascii=True,
-                                                     separators=(",", ":"))[1:-1]
+                yield ("," if start else "") + dumps(value[start:start + chunk])[1:-1]
             yield "]"
             continue
         if isinstance(value, Raw):
@@ -1019,7 +1074,7 @@ def _json_pieces(payload: dict[str, Any], chunk: int | None = None) -> Iterator[
         elif isinstance(value, dict) and len(value) > chunk:
             items = iter(value.items())
         else:
-            yield head + dumps(value, ensure_ascii=True, separators=(",", ":"))
+            yield head + dumps(value)
             continue
         yield head + "{"
         first = True
@@ -1027,7 +1082,7 @@ def _json_pieces(payload: dict[str, Any], chunk: int | None = None) -> Iterator[
             part = dict(islice(items, chunk))
             if not part:
                 break
-            yield ("" if first else ",") + dumps(part, ensure_ascii=True, separators=(",", ":"))[1:-1]
+            yield ("" if first else ",") + dumps(part)[1:-1]
             first = False
         yield "}"
     yield "}"

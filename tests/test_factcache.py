@@ -32,16 +32,21 @@ def test_a_first_cached_check_loads_neither_openssl_nor_tempfile(tmp_path, monke
     """A check with the cache on hashes with CPython's own BLAKE2b and names
     its temporary file itself: :mod:`hashlib` loads libcrypto (+3.6 MiB of
     peak RSS) and :mod:`tempfile` shutil, random, bz2 and lzma (+2.4 MiB);
-    the entry is still written, and the next check is a hit."""
+    it reads and writes JSON without the :mod:`json` package (~1 ms). The
+    entry is still written, and the next check is a hit, importing none of
+    them either."""
     root = _store(tmp_path / "s", 5)
     d = tmp_path / "c"
     monkeypatch.setenv("MMLINT_CACHE_DIR", str(d))
     mods = set(after_cli(["check", str(root), "--format", "json", "--profile", "upstream"],
                          "result = sorted(sys.modules)"))
-    assert "mmlint.cache" in mods and mods.isdisjoint({"hashlib", "_hashlib", "tempfile", "shutil", "random"})
+    assert "mmlint.cache" in mods and mods.isdisjoint({"hashlib", "_hashlib", "tempfile", "shutil", "random", "json"})
     assert sorted(p.name.split(".", 1)[1] for p in d.rglob("*.json")) == ["json", "notes.json"]
     assert not list(d.rglob(".tmp-*"))
     assert api.cached([str(root)], profile="upstream") is not None
+    mods = set(after_cli(["check", str(root), "--format", "json", "--profile", "upstream"],
+                         "result = sorted(sys.modules)"))
+    assert "mmlint.cache" in mods and "mmlint.rules" not in mods and "json" not in mods and "hashlib" not in mods
 
 
 def test_recording_builds_no_table_beside_the_store(tmp_path, monkeypatch):
@@ -265,3 +270,26 @@ def test_compact_shingles_round_trip_through_their_text(sh):
     for bad in ("abc", "zz" * 4, 7, None):
         with pytest.raises((ValueError, TypeError)):
             similarity.load_compact(bad)
+
+
+@settings(max_examples=80, deadline=None)
+@given(value=st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text()),
+                          lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+                          max_leaves=12))
+def test_the_cache_json_codec_is_the_json_packages(value):
+    """The cache reads and writes JSON with ``_json``'s C functions (no
+    :mod:`json` import): the same text as ``json.dumps(ensure_ascii=True,
+    separators=(",", ":"))`` and the same value back as ``json.loads``;
+    text that is not one JSON value is a :class:`ValueError`."""
+    import math
+
+    import pytest
+
+    loads, dumps = cache._json()
+    text = dumps(value)
+    assert text == json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    back, want = loads(text), json.loads(text)
+    assert repr(back) == repr(want) or (isinstance(value, float) and math.isnan(value))
+    for bad in (text + " 1", "", text[:-1] if len(text) > 1 and text[-1] in "]}" else "[", b"\xff"):
+        with pytest.raises(ValueError):
+            loads(bad)
