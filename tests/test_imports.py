@@ -208,7 +208,7 @@ def test_version_adds_only_the_package_the_cli_and_the_command_table():
     # not even __future__: mmlint, mmlint.cli and mmlint.commands quote their annotations
     added = _added(["--version"])
     assert {m for m in added if m.startswith("mmlint")} == {"mmlint", "mmlint.cli", "mmlint.commands"}
-    assert added & {"__future__", "re", "argparse", "typing", "enum"} == set()
+    assert added & {"__future__", "re", "argparse", "typing", "enum", "importlib", "warnings"} == set()
 
 
 def test_no_cache_check_of_a_flat_store_imports_no_cache_module(plain_check_adds):

@@ -16,7 +16,6 @@ Adding a command = adding one module and one line here; :mod:`mmlint.cli`
 only builds the parser from this table and hands over.
 """
 
-import importlib
 import sys
 
 TYPE_CHECKING = False  # ``--version`` imports no argparse
@@ -48,7 +47,9 @@ def load(name: str) -> "ModuleType":
     Raises:
         KeyError: unknown command.
     """
-    return importlib.import_module(COMMANDS[name])
+    module = COMMANDS[name]
+    __import__(module)  # importlib.import_module for an absolute name, without importing importlib (--version)
+    return sys.modules[module]
 
 
 def add_store_options(p: "argparse.ArgumentParser", profile_help: str = "engramory profile (overrides detection)") -> None:
