@@ -298,3 +298,21 @@ def test_json_plan_is_written_as_json_dumps_writes_it(store, tmp_path):
             write_plan_json(plan, dry, out)
             want = json.dumps(plan_json(plan, dry), ensure_ascii=False, indent=2)
             assert out.getvalue() == want.encode("utf-8", "backslashreplace").decode("utf-8") + "\n"
+
+
+def test_text_report_cuts_long_usage_lists_and_escapes_them(store, tmp_path):
+    """The text report of an index over its cap named every note past it on
+    one usage line (1,800 names for a 2,000-note merge), and printed a name's
+    bidi control raw; it shows five and a count, escaped. JSON keeps all."""
+    from mmlint.reporters.plan import usage_text
+
+    files = {"MEMORY.md": "# Memory Index\n" + "".join(f"- [N{i}](n{i:02d}.md)\n" for i in range(40))}
+    for i in range(40):
+        files[f"n{i:02d}.md"] = f"---\nname: n{i}\ndescription: d\ntype: reference\n---\n\nbody\n"
+    out = _cli("convert", str(store(files)), str(tmp_path / "o"), "--to", "mm", "--dry-run").stdout
+    usage = next(line for line in out.splitlines() if line.startswith("  usage: "))
+    assert '"pastCap": ["n27.md", "n28.md", "n29.md", "n30.md", "n31.md", "… 8 more"]' in usage
+    assert usage_text({"pastCap": ["a\u202eb.md"]}) == '{"pastCap": ["a\\u202eb.md"]}'
+    doc = json.loads(_cli("convert", str(store(files)), str(tmp_path / "p"), "--to", "mm", "--dry-run",
+                          "--format", "json").stdout)
+    assert len(next(r for r in doc["refusals"] if r.get("usage"))["usage"]["index"]["pastCap"]) == 13

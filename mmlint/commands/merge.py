@@ -70,6 +70,7 @@ def document(plan, dry_run: bool) -> dict:
 
 def print_text(plan, dry_run: bool) -> None:
     """A summary of the merge, or its refusals with their metrics."""
+    from mmlint.reporters.plan import usage_text
     from mmlint.textutil import echo, safe_path_text as sp
 
     if plan.refusals:
@@ -77,7 +78,7 @@ def print_text(plan, dry_run: bool) -> None:
         for r in plan.refusals:
             print(f"  {r.code} {sp(r.path)}: {echo(r.message, 400)[1:-1]}")
             if r.usage:
-                print(f"    usage: {json.dumps(r.usage, ensure_ascii=False)}")
+                print(f"    usage: {usage_text(r.usage)}")
         return
     notes = sum(1 for p in plan.files if p != "MEMORY.md")
     verb = "would merge" if dry_run else "merged"

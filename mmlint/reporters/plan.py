@@ -37,6 +37,28 @@ def budget_text(usage: dict) -> str:
     return ""
 
 
+#: Items of a list a text report shows of a refusal's usage (the JSON report has them all).
+USAGE_LIST_SHOWN = 5
+
+
+def usage_text(usage: dict) -> str:
+    """A refusal's usage metrics for a text report: the JSON object, each
+    list cut to its first :data:`USAGE_LIST_SHOWN` items and a count of the
+    rest (an index over its cap by thousands of notes named them all on
+    one line), and escaped for the terminal (:func:`mmlint.textutil.printable`:
+    a note name is store text)."""
+    from mmlint.textutil import printable
+
+    def cut(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: cut(v) for k, v in value.items()}
+        if isinstance(value, list) and len(value) > USAGE_LIST_SHOWN:
+            return [cut(v) for v in value[:USAGE_LIST_SHOWN]] + [f"… {len(value) - USAGE_LIST_SHOWN} more"]
+        return value
+
+    return printable(json.dumps(cut(usage), ensure_ascii=False))
+
+
 def carrier_rows(plan: Any) -> list[tuple[str, str, str]]:
     """``(carrier, where, count)`` rows: each key with the files holding it."""
     from collections import Counter
@@ -171,7 +193,7 @@ def print_plan(plan: Any, dry_run: bool, out: TextIO) -> None:
         field = f" [{r.field}]" if r.field else ""
         out.write(f"refused: {r.code} {esc(r.path)}{field}: {esc(r.message)}\n")
         if r.usage:
-            out.write(f"  usage: {json.dumps(r.usage, ensure_ascii=False)}\n")
+            out.write(f"  usage: {usage_text(r.usage)}\n")
     if plan.refusals:
         out.write("nothing written.\n")
     elif dry_run:
