@@ -22,7 +22,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                         "rename the later note to <stem>-2.md (default: refuse)")
     p.add_argument("--dialect", help="dialect of the stores (overrides detection)")
     p.add_argument("--profile", help="engramory profile of the stores (overrides detection)")
-    p.add_argument("--dry-run", action="store_true", help="plan and verify in a temporary folder; write nothing")
+    p.add_argument("--dry-run", action="store_true", help="plan and verify in memory; write nothing")
     p.add_argument("--format", choices=("text", "json"), default="text")
 
 

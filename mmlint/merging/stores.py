@@ -264,7 +264,9 @@ def _merge_indexes(parts: list[tuple[Any, str]], dialect: str, resolve: str | No
 
 def _write(plan: StoreMerge, files: dict[str, bytes], note_paths: set[str], stores: list[Any], mod: Any, dry_run: bool,
            caps: dict[str, int]) -> StoreMerge:
-    """Write into a sibling, read back, check caps and content, install."""
+    """Read the planned files in memory and check caps and content; then
+    (not ``dry_run``, nothing refused) write them into a sibling, read that
+    back, install it, and read DST back."""
     import tempfile
 
     from mmlint.convert import transaction
@@ -284,20 +286,26 @@ def _write(plan: StoreMerge, files: dict[str, bytes], note_paths: set[str], stor
     if not dry_run:
         transaction.sweep_leftovers(dest)
         os.makedirs(parent, exist_ok=True)
+    # the merged store as its reader reads it, in memory: a refused or dry-run merge writes nothing
+    # (it wrote the whole tree beside DST and deleted it: 1.3 s of 2.9 for 2,000 notes)
+    if plan.dialect == "workspace":
+        from mmlint.dialects.workspace import project_index
+
+        model = mod.read(dest, plan.profile, tree=files)
+        model.index = stores[0].index
+        files["MEMORY.md"] = project_index(model, files)
+        plan.files["MEMORY.md"] = ("", "")
+    _check(plan, mod.read(dest, plan.profile, tree=files), files, note_paths, mod, caps)
+    if plan.refusals or dry_run:
+        return plan
     tmp = transaction.sibling(dest, "tmp") if os.path.isdir(parent) else tempfile.mkdtemp(prefix=".mmlint-merge-")
     try:
         transaction.write_tree(tmp, files)
-        if plan.dialect == "workspace":
-            from mmlint.dialects.workspace import project_index
-
-            model = mod.read(tmp, plan.profile)
-            model.index = stores[0].index
-            files["MEMORY.md"] = project_index(model, files)
-            plan.files["MEMORY.md"] = ("", "")
-            transaction.write_tree(tmp, {"MEMORY.md": files["MEMORY.md"]})
-        back = mod.read(tmp, plan.profile)
-        _check(plan, back, files, note_paths, mod, caps)
-        if plan.refusals or dry_run:
+        before = len(plan.refusals)
+        _check(plan, mod.read(tmp, plan.profile), files, note_paths, mod, caps, budget=False)  # the bytes on disk
+        if plan.refusals:
+            for r in plan.refusals[before:]:
+                r.message = "as written beside DST: " + r.message
             return plan
         old, _ = transaction.install(tmp, dest, "absent" if state == "absent" else "full")
         tmp = ""
