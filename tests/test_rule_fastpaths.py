@@ -559,6 +559,7 @@ INDEX_LINES = st.sampled_from(["- [N0](n0.md) — hook", "## user", "## feedback
 def _old_pointer_fix(store, mod, note, caps):
     """The P106 fix as it was built before the caps were checked by
     arithmetic: the whole new index, then its lines and bytes counted."""
+    from mmlint.rules.pointers import insert_at
     from mmlint.textutil import count_lines, encode
 
     idx = store.index
@@ -567,15 +568,7 @@ def _old_pointer_fix(store, mod, note, caps):
     if idx.text.endswith(("\n", "\r")):
         lines.pop()
     nl = idx.newline if idx.newline in ("\r\n", "\r") else "\n"
-    at = len(lines)
-    heads = [(ln, text) for ln, level, text in idx.headings if level <= 2]
-    for k, (ln, text) in enumerate(heads):
-        if text.strip().lower() == (note.type or "").strip().lower() and note.type:
-            at = heads[k + 1][0] - 1 if k + 1 < len(heads) else len(lines)
-            while at > ln and not lines[at - 1].strip():
-                at -= 1
-            break
-    lines.insert(at, line)
+    lines.insert(insert_at(lines, [(ln, text) for ln, level, text in idx.headings if level <= 2], note.type), line)
     text = nl.join(lines) + nl
     data = encode(text, idx.bom)
     if (caps["lines"] and count_lines(text) > caps["lines"]) or (caps["bytes"] and len(data) > caps["bytes"]):

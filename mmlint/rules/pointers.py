@@ -275,19 +275,27 @@ class _PointerFixes:
         size = self.size + len(line.encode("utf-8", "surrogateescape")) + len(nl)
         if (self.caps["lines"] and count > self.caps["lines"]) or (self.caps["bytes"] and size > self.caps["bytes"]):
             return None
-        at = len(lines)
-        heads = self.heads
-        for k, (ln, text) in enumerate(heads):
-            if text.strip().lower() == (note.type or "").strip().lower() and note.type:
-                at = heads[k + 1][0] - 1 if k + 1 < len(heads) else len(lines)
-                while at > ln and not lines[at - 1].strip():
-                    at -= 1
-                break
+        at = insert_at(lines, self.heads, note.type)
         data = encode(nl.join(lines[:at] + [line] + lines[at:]) + nl, idx.bom)
         if [e.target for e in ctx.dialect.read_index(idx.path, (line + "\n").encode("utf-8", "surrogateescape")).entries] != [note.path]:
             return None  # the line would not read back as a pointer to the note (a newline in its name): no fix
         self.offered += 1
         return Fix(f"add a pointer to {note.path} to the index", {idx.path: data})
+
+
+def insert_at(lines: list[str], heads: list[tuple[int, str]], kind: str | None) -> int:
+    """Where P106 inserts a pointer line for a note of type ``kind`` into
+    the index ``lines`` (0-based, before that line): after the last
+    non-blank line of the ``## <kind>`` section (``heads``: ``(line, text)``
+    of each heading of level 1 or 2, 1-based lines), else at the end."""
+    at = len(lines)
+    for k, (ln, text) in enumerate(heads):
+        if kind and text.strip().lower() == kind.strip().lower():
+            at = heads[k + 1][0] - 1 if k + 1 < len(heads) else len(lines)
+            while at > ln and not lines[at - 1].strip():
+                at -= 1
+            break
+    return at
 
 
 @rule("P107", "pointer-into-archive", INFO, dialects=("engramory",))
