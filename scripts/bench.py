@@ -40,7 +40,8 @@ check through that console script (what a user runs; no ``runpy``, which ``-m`` 
 below 20,000 notes, the
 pathological inputs of issue 9 item 6 against normal inputs of the same size
 (``--no-hostile`` skips them), and ``mmlint convert`` (real and
-``--dry-run``) to every target. This is a measurement
+``--dry-run``) to every target. Checks of stores below 1,000 notes run at least
+:data:`SMALL_RUNS` rounds (a few seconds): their ratios are the noisiest. This is a measurement
 script, not a test.
 """
 
@@ -155,6 +156,10 @@ class Series:
     def ratio(self, a: str, b: str) -> float:
         """Median over rounds of ``a``'s time divided by ``b``'s in the same round."""
         return statistics.median(x / y for x, y in zip(self.walls[a], self.walls[b]))
+
+
+#: Rounds at least, for the checks of stores below 1,000 notes (see main).
+SMALL_RUNS = 15
 
 
 def interleave(cmds: dict[str, tuple[list[str], str | None]], runs: int, series: Series,
@@ -333,7 +338,9 @@ def main() -> None:
                 huge = mode == "dangling" and n >= 20000
                 if huge and "warm" in cmds:
                     run_once(*cmds["warm"])  # no warm-up round (the doctor takes minutes): fill the cache, or "warm" is a miss
-                interleave(cmds, 1 if huge else runs, s, warmup=not huge)
+                # a check of a small store takes ~0.05 s, so its ratio, ±0.05 between 5-round runs on a loaded
+                # machine, gets at least SMALL_RUNS rounds (a few seconds)
+                interleave(cmds, 1 if huge else max(runs, SMALL_RUNS) if n < 1000 else runs, s, warmup=not huge)
                 what = f"check, {n:,} notes" + (", dangling wikilink each" if mode == "dangling" else "")
                 for label in cmds:
                     if label == "doctor":
