@@ -111,3 +111,58 @@ def test_many_one_line_yaml_values_are_parsed_once_each():
     finally:
         frontmatter._load_fresh = real
     assert len(calls) == len(set(calls)) == 300
+
+
+KEY = st.sampled_from(["name", "tags", "type", "a_b", "x.y", "k-1", "true", "null", "1", "01", "- a", "? k", "[k", "k k",
+                       "True", "NULL", "Yes", "on", "y", "_x", "k.", "k-",
+                       "name", "&a k", "*a", "", "é", "_"])
+VALUE = st.sampled_from(["", "v", "[a, b]", "[a, {b: c}]", "{a: 1}", "'q'", '"q"', "'q", "[a,", "a: b", "a #c", "a#c", "- x",
+                         "&x 1", "*x", "!!str 1", "|", ">-", "1", "01", "true", "~", "2026-01-01", "a\tb", "\u00e9",
+                         "a\u2028b: c", "a\x85b", "%x", "@x", "`x", ":", "a:", "k: v", "n5", "a b", "a  b", "a ", "True",
+                         "null", "NULL", "Null", "yes", "Yes", "on", "off", "No", "y", "n", "e5", "a-b", "a.b", "a/b",
+                         "Infinity", "NaN", "nan", "inf", "x1.5", "a - b", "a -", "Z"])
+LINE = st.one_of(st.builds(lambda k, sep, v: f"{k}{sep}{v}", KEY, st.sampled_from([": ", ":", ":  ", ":\t"]), VALUE),
+                 st.sampled_from(["", "# c", "  # c", "  child: 1", "  - x", "---", "...", "%YAML 1.2", "\tk: v"]))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(LINE, max_size=7))
+def test_a_block_made_of_its_lines_is_what_the_whole_parse_gives(lines):
+    """``yaml_load_block`` (X104/X105's view of a note's frontmatter, one
+    parse per line, remembered) gives what parsing the block whole gives:
+    the same data, and an error exactly when the whole parse has one, with
+    its text."""
+    whole = frontmatter._load_fresh("\n".join(lines))
+    got = frontmatter.yaml_load_block(lines)
+    assert (got[1] is None) == (whole[1] is None), (lines, got, whole)
+    assert got == whole, lines
+
+
+def test_a_block_of_simple_lines_is_parsed_line_by_line():
+    calls = []
+    real = frontmatter._load_fresh
+    frontmatter._MEMO.clear()
+    try:
+        frontmatter._load_fresh = lambda src: calls.append(src) or real(src)
+        for i in range(50):
+            assert frontmatter.yaml_load_block([f"name: n{i}", "type: user", "tags: [a, b]"]) == (
+                {"name": f"n{i}", "type": "user", "tags": ["a", "b"]}, None)
+    finally:
+        frontmatter._load_fresh = real
+    assert len(calls) == 1  # names and types read as text by the plain path; the tags line parsed once
+    assert frontmatter.yaml_load_block(["a: 1", "a: 2"])[1] is not None  # a duplicate: the whole parse's error
+
+
+def test_yaml_warnings_do_not_reach_stderr(tmp_path):
+    """ruamel warned on stderr about a reused anchor, quoting the store's
+    lines raw (a bidi control in a key reached the terminal)."""
+    import subprocess
+    import sys
+
+    from conftest import make_store
+
+    root = make_store(tmp_path / "s", {"MEMORY.md": "- [A](a.md) — h\n",
+                                       "a.md": "---\nname: a\ndescription: d\ntype: user\n&a k\u202e: [x]\n&a j: [y]\n---\nb\n"})
+    done = subprocess.run([sys.executable, "-m", "mmlint", "check", str(root), "--no-cache"], capture_output=True, text=True)
+    assert done.returncode in (0, 1) and done.stderr == "", done.stderr
+    assert "\u202e" not in done.stdout

@@ -242,9 +242,9 @@ def _yaml_view(ctx: Context, note: Any) -> tuple[Any, str | None] | None:
     raws = [r for it in fm.items for r in it.raw]
     key = "yaml:" + note.path
     if key not in ctx.cache:
-        from mmlint.frontmatter import yaml_load
+        from mmlint.frontmatter import yaml_load_block
 
-        ctx.cache[key] = yaml_load("\n".join(r.rstrip("\r") for r in raws))
+        ctx.cache[key] = yaml_load_block([r.rstrip("\r") for r in raws])
     return ctx.cache[key]
 
 
