@@ -59,6 +59,16 @@ def _tolerant_streams() -> None:
             stream.reconfigure(errors="backslashreplace")
 
 
+def _closed_streams() -> None:
+    """A process started with stdout or stderr closed (``mmlint check >&-``)
+    has ``None`` for it: what would be written there goes nowhere, as into
+    a closed pipe, and the exit status is the command's (it was a
+    traceback and exit 1)."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115  (the process's own stream)
+
+
 def main(argv: "Sequence[str] | None" = None) -> int:
     """Run the CLI; returns the exit status.
 
@@ -67,6 +77,8 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     :func:`_freeze_at_exit`. A caller that passes ``argv`` keeps its process
     as it was."""
     own = argv is None
+    if own:
+        _closed_streams()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:  # the commonest probe: answer before building any parser
         sys.stdout.write(f"mmlint {__version__}\n")

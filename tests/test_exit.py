@@ -93,3 +93,16 @@ def test_a_profiled_run_ends_normally_so_the_profile_is_written(tmp_path):
                           capture_output=True, text=True)
     assert done.returncode == 0 and "mmlint" in done.stdout
     assert out.exists() and out.stat().st_size > 0
+
+
+def test_a_closed_stdout_or_stderr_is_no_traceback(tmp_path):
+    """Started with stdout (or stderr) closed, Python gives ``None`` for it:
+    writing the report raised AttributeError (a traceback, exit 1). The
+    output goes nowhere, as into a closed pipe, and the exit status is the
+    command's."""
+    root = _store(tmp_path / "s", n=3)
+    for redirect, status in ((">&-", 1), ("2>&-", 1), (">&- 2>&-", 1)):
+        for args in (f'check "{root}" --no-cache --fail-on info', "--version"):
+            done = subprocess.run(["sh", "-c", f'"{sys.executable}" -m mmlint {args} {redirect}'], capture_output=True, text=True)
+            want = 0 if args == "--version" else status
+            assert done.returncode == want and "Traceback" not in done.stderr, (redirect, args, done.stderr)
