@@ -238,7 +238,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default=None, help="comma-separated note counts (default 200,2000,20000; --quick: 200,2000)")
     ap.add_argument("--runs", type=int, default=None, help="interleaved rounds (default 5; --quick: 3)")
-    ap.add_argument("--dangling-sizes", default=None, help="note counts of the dangling-wikilink stores (default: --sizes); "
+    ap.add_argument("--dangling-sizes", default=None, help="note counts of the dangling-wikilink stores (default: --sizes; 0: none); "
                     "the doctor is quadratic there (minutes at 20,000), so at 20,000 and above every tool runs once, no warm-up")
     ap.add_argument("--convert-sizes", default=None, help="note counts to convert (default 2000,20000; --quick: 2000)")
     ap.add_argument("--no-convert", action="store_true")
@@ -247,7 +247,7 @@ def main() -> None:
     args = ap.parse_args()
     sizes = [int(x) for x in (args.sizes or ("200,2000" if args.quick else "200,2000,20000")).split(",")]
     runs = args.runs or (3 if args.quick else 5)
-    dsizes = [int(x) for x in args.dangling_sizes.split(",")] if args.dangling_sizes else sizes
+    dsizes = [n for n in (int(x) for x in args.dangling_sizes.split(",")) if n > 0] if args.dangling_sizes else sizes  # "0": none
     csizes = [] if args.no_convert else [int(x) for x in (args.convert_sizes or ("2000" if args.quick else "2000,20000")).split(",")]
     doctor = os.environ.get("MMLINT_BENCH_DOCTOR") or str(DOCTOR_DEFAULT)
     have_doctor = os.path.isfile(doctor)
