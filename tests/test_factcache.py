@@ -293,3 +293,19 @@ def test_the_cache_json_codec_is_the_json_packages(value):
     for bad in (text + " 1", "", text[:-1] if len(text) > 1 and text[-1] in "]}" else "[", b"\xff"):
         with pytest.raises(ValueError):
             loads(bad)
+
+
+def test_facts_through_parallel_and_serial_checks(tmp_path, monkeypatch):
+    """A cached check with ``--jobs 2`` (H101 may run in the forked worker,
+    which records no facts), then serial ones, then parallel again: each
+    equals ``--no-cache``, duplicates found and lost included."""
+    from mmlint.options import Options
+
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(tmp_path / "c"))
+    root = _h101_store(tmp_path / "s")
+    api.check([str(root)], profile="upstream", cache=True)
+    for i, (body, jobs) in enumerate(((_body(3) + "More.\n", 2), (_body(5), None), (_body(3), 2), (_body(6), 2),
+                                      (_body(3), None))):
+        (root / "note-3.md").write_text(_note(3, body))
+        warm = api.check([str(root)], profile="upstream", cache=True, options=Options(jobs=jobs))
+        assert _dump(warm) == _dump(api.check([str(root)], profile="upstream")), i
