@@ -165,7 +165,10 @@ def _json() -> tuple[Callable[[Any], Any], Callable[[Any], str]]:
         text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
         try:
             value, end = scan(text, 0)
-        except StopIteration:
+        except (StopIteration, SystemError):
+            # CPython 3.11's scanner reports most malformed JSON through json.decoder, which it
+            # looks up among the imported modules only: without the json package (a cached check
+            # never imports it) that is a SystemError, not a JSONDecodeError
             raise ValueError("not JSON") from None
         if end != len(text):
             raise ValueError("more than one JSON value")
