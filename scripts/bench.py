@@ -351,8 +351,8 @@ def main() -> None:
                     show((f"{what}: {name}", *fmt(s, label), "doctor", ratio))
                 if have_doctor:
                     show((f"{what}: doctor", *fmt(s, "doctor"), "", ""))
-                if cache and mode == "plain" and n < 20000:
-                    one_changed(root, n, check, doctor if have_doctor else None, runs, show, fmt)
+                if cache and mode == "plain":
+                    one_changed(root, n, check, doctor if have_doctor else None, runs if n < 20000 else 3, show, fmt)
                 if mode == "dangling":
                     shutil.rmtree(root, ignore_errors=True)
         if not args.no_hostile:
