@@ -5,6 +5,7 @@ object (:func:`os._exit`); the normal exit when something needs it."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -31,7 +32,11 @@ def _store(root, n=60):
 
 
 def _child(code: str, argv: list[str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", PROLOGUE + code, *argv], capture_output=True)
+    """Run ``code`` in a child as a user's shell would: without
+    ``PYTHONUNBUFFERED`` (set on some machines, this one included), which
+    writes stdout through and so hides an output left unflushed."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return subprocess.run([sys.executable, "-c", PROLOGUE + code, *argv], capture_output=True, env=env)
 
 
 def test_script_ends_as_sys_exit_main_does_without_the_teardown(tmp_path):

@@ -166,3 +166,35 @@ def test_yaml_warnings_do_not_reach_stderr(tmp_path):
     done = subprocess.run([sys.executable, "-m", "mmlint", "check", str(root), "--no-cache"], capture_output=True, text=True)
     assert done.returncode in (0, 1) and done.stderr == "", done.stderr
     assert "\u202e" not in done.stdout
+
+
+def test_the_yaml_memo_holds_a_few_mib_at_most():
+    """The memo's bound counted source text only, while it holds the parsed
+    values too (~8x for a flow mapping): ~35 MiB before it cleared itself
+    (found by review). Filled with the largest sources it keeps, flow
+    mappings, it stays under 8 MiB: 256 of them measured, times the
+    entries it keeps (a full fill costs ~30 s of parsing)."""
+    import tracemalloc
+
+    frontmatter._MEMO.clear()
+    frontmatter.yaml_load("a: 1")
+    frontmatter._MEMO.clear()
+    sample = 256
+    tracemalloc.start()
+    try:
+        for i in range(sample):
+            items, size, j = [], 6, 0
+            while True:
+                s = f"k{i}x{j}: v{j}"
+                if size + len(s) + 2 > frontmatter._MEMO_SRC_MAX:
+                    break
+                items.append(s)
+                size += len(s) + 2
+                j += 1
+            frontmatter.yaml_load("m: {" + ", ".join(items) + "}")
+        held, _ = tracemalloc.get_traced_memory()
+        assert len(frontmatter._MEMO) == sample
+    finally:
+        tracemalloc.stop()
+        frontmatter._MEMO.clear()
+    assert held / sample * frontmatter._MEMO_MAX < 8 << 20, held / sample * frontmatter._MEMO_MAX / (1 << 20)
