@@ -92,16 +92,24 @@ def fix_store(res: Any, unsafe: bool = False) -> Outcome:
     applied: set[tuple] = set()
     for _ in range(MAX_ROUNDS):
         taken: dict[str, bytes] = {}
+        inserts: dict[str, tuple[str, list[tuple[int, bytes]]]] = {}  # path -> (rule, what it inserts this round)
         keys = []
         for d in diagnostics:
             if not applicable(d, unsafe) or not all(_safe_rel(p) for p in d.edits) or _key(d) in applied:
                 continue
             if any(taken.get(p, new) != new for p, new in d.edits.items()):
-                continue  # disagrees with a fix taken this round: next round
+                if _compose(d, current, taken, inserts):
+                    keys.append(_key(d))
+                continue  # else it disagrees with a fix taken this round: next round
             if all(current.get(p) == new for p, new in d.edits.items()):
                 continue  # already so
             taken.update(d.edits)
             keys.append(_key(d))
+            if len(d.edits) == 1:
+                (p, new), = d.edits.items()
+                one = _insertion(current.get(p), new)
+                if one is not None and p not in inserts:
+                    inserts[p] = (d.code, [one])
         if not taken:
             break
         current.update(taken)
@@ -114,6 +122,54 @@ def fix_store(res: Any, unsafe: bool = False) -> Outcome:
         out.converged = False
     out.changes = {p: (original.get(p), new) for p, new in sorted(current.items()) if original.get(p) != new}
     return out
+
+
+def _insertion(base: bytes | None, new: bytes) -> tuple[int, bytes] | None:
+    """``(at, inserted)`` when ``new`` is ``base`` with one run of bytes
+    inserted (``base[:at] + inserted + base[at:]``, ``at`` as far right as
+    it goes), else ``None``. Linear: the common prefix and suffix are found
+    by halving, comparing slices."""
+    if base is None or len(new) <= len(base):
+        return None
+    lo, hi = 0, len(base)
+    while lo < hi:  # the longest common prefix
+        mid = (lo + hi + 1) // 2
+        if new[:mid] == base[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    at, rest = lo, len(base) - lo
+    if rest and new[len(new) - rest:] != base[at:]:
+        return None
+    return at, new[at:len(new) - rest]
+
+
+def _compose(d: Any, current: dict[str, bytes], taken: dict[str, bytes],
+             inserts: dict[str, tuple[str, list[tuple[int, bytes]]]]) -> bool:
+    """Take the fix of ``d`` into this round beside the others when it
+    edits one file that this round's fixes of the same rule only insert
+    into, and it too only inserts (P106 adds a pointer line to the index
+    for each orphan: one round for all of them, not one a round, where more
+    than :data:`MAX_ROUNDS` orphans wrote nothing). The insertions go in at
+    their places in the file as it was, in the order of the findings; the
+    rule sees to it that they fit together (P106 offers as many as fit
+    under the index's caps)."""
+    if len(d.edits) != 1:
+        return False
+    (p, new), = d.edits.items()
+    got = inserts.get(p)
+    one = _insertion(current.get(p), new) if got is not None and got[0] == d.code else None
+    if one is None:
+        return False
+    got[1].append(one)
+    base = current[p]
+    pieces, last = [], 0
+    for at, data in sorted(got[1], key=lambda x: x[0]):  # stable: same place, finding order
+        pieces += [base[last:at], data]
+        last = at
+    pieces.append(base[last:])
+    taken[p] = b"".join(pieces)
+    return True
 
 
 #: Temporary files :func:`atomic_write` makes: ``.<name>.<pid>.<random>.mmlint.tmp``

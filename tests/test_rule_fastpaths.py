@@ -556,9 +556,11 @@ def test_mm_detection_prefilters_are_its_patterns(tmp_path, text):
 INDEX_LINES = st.sampled_from(["- [N0](n0.md) — hook", "## user", "## feedback", "", "prose line", "- [X](gone.md) — é"])
 
 
-def _old_pointer_fix(store, mod, note, caps):
-    """The P106 fix as it was built before the caps were checked by
-    arithmetic: the whole new index, then its lines and bytes counted."""
+def _old_pointer_fix(store, mod, note, caps, offered):
+    """The P106 fix as built before the caps were checked by arithmetic:
+    the whole new index, then its lines and bytes counted, here with the
+    lines of the fixes offered before it (``offered``, which it extends)
+    in the count too: the fixes offered fit under the caps together."""
     from mmlint.rules.pointers import insert_at
     from mmlint.textutil import count_lines, encode
 
@@ -568,12 +570,13 @@ def _old_pointer_fix(store, mod, note, caps):
     if idx.text.endswith(("\n", "\r")):
         lines.pop()
     nl = idx.newline if idx.newline in ("\r\n", "\r") else "\n"
-    lines.insert(insert_at(lines, [(ln, text) for ln, level, text in idx.headings if level <= 2], note.type), line)
-    text = nl.join(lines) + nl
-    data = encode(text, idx.bom)
-    if (caps["lines"] and count_lines(text) > caps["lines"]) or (caps["bytes"] and len(data) > caps["bytes"]):
+    heads = [(ln, text) for ln, level, text in idx.headings if level <= 2]
+    together = nl.join(lines + offered + [line]) + nl
+    if (caps["lines"] and count_lines(together) > caps["lines"]) or (caps["bytes"] and len(encode(together, idx.bom)) > caps["bytes"]):
         return None
-    return data
+    offered.append(line)
+    lines.insert(insert_at(lines, heads, note.type), line)
+    return encode(nl.join(lines) + nl, idx.bom)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -582,7 +585,8 @@ def _old_pointer_fix(store, mod, note, caps):
 def test_orphan_fixes_are_the_ones_the_whole_text_gives(lines, nl, bom, final, cap_lines, cap_bytes, kind):
     """P106 refuses a fix over the caps by arithmetic, before building the
     text: the same fixes (present or not, same bytes) as counting the
-    built text, whatever the line ends, BOM and caps."""
+    built text with the lines of the fixes offered before it, whatever the
+    line ends, BOM and caps."""
     from mmlint.rules.index import index_caps
 
     text = nl.join(lines) + (nl if final else "")
@@ -595,9 +599,10 @@ def test_orphan_fixes_are_the_ones_the_whole_text_gives(lines, nl, bom, final, c
     options = rules.Options(caps={"index_lines": cap_lines, "index_bytes": cap_bytes}, select=["P106"])
     caps = index_caps(rules.Context(store, mod, options))
     got = {d.span.path: d.edits for d in rules.run(store, mod, options) if d.code == "P106"}
+    offered: list[str] = []
     for note in store.notes:
         if note.path in got:
-            want = _old_pointer_fix(store, mod, note, caps)
+            want = _old_pointer_fix(store, mod, note, caps, offered)
             event("fix" if want is not None else "no fix")
             assert got[note.path] == (None if want is None else {"MEMORY.md": want}), note.path
 

@@ -236,7 +236,10 @@ class _PointerFixes:
     its sections, caps and size) is worked out once, and a line that would
     push the index past a cap is refused by arithmetic before any text is
     built: 8,000 orphans of an 8,000-line index took 10 s, the whole index
-    joined and encoded for each. A fix holds a whole index, so at most
+    joined and encoded for each. The fixes offered fit under the caps all
+    together, not only one by one (``--fix`` applies them in one round:
+    :func:`mmlint.fixes.fix_store` composes the lines one rule inserts into
+    one file), in note order. A fix holds a whole index, so at most
     :data:`MAX_FIXES` are offered in a run (the others next run, after
     ``--fix`` has added these)."""
 
@@ -248,6 +251,7 @@ class _PointerFixes:
         from mmlint.rules.index import index_caps
 
         self.ctx, self.offered = ctx, 0
+        self.more_lines = self.more_bytes = 0  # what the fixes offered so far add together
         idx = ctx.store.index
         self.lines = idx.lines()
         if idx.text.endswith(("\n", "\r")):
@@ -271,8 +275,10 @@ class _PointerFixes:
         except Unrepresentable:
             return None
         # textutil.count_lines of the new text: its "\n"s, plus one when it ends otherwise (CR-only)
-        count = (len(lines) + 1 if nl != "\r" else 1) + line.count("\n")
-        size = self.size + len(line.encode("utf-8", "surrogateescape")) + len(nl)
+        grow = (1 if nl != "\r" else 0) + line.count("\n")
+        count = (len(lines) if nl != "\r" else 1) + self.more_lines + grow
+        wide = len(line.encode("utf-8", "surrogateescape")) + len(nl)
+        size = self.size + self.more_bytes + wide
         if (self.caps["lines"] and count > self.caps["lines"]) or (self.caps["bytes"] and size > self.caps["bytes"]):
             return None
         at = insert_at(lines, self.heads, note.type)
@@ -280,6 +286,8 @@ class _PointerFixes:
         if [e.target for e in ctx.dialect.read_index(idx.path, (line + "\n").encode("utf-8", "surrogateescape")).entries] != [note.path]:
             return None  # the line would not read back as a pointer to the note (a newline in its name): no fix
         self.offered += 1
+        self.more_lines += grow
+        self.more_bytes += wide
         return Fix(f"add a pointer to {note.path} to the index", {idx.path: data})
 
 
