@@ -213,8 +213,10 @@ def orphan_note(ctx: Context):
     Fix: unsafe: adds ``- [name](path) — description`` to the index, under
     the ``## <type>`` section when there is one, else at the end. Unsafe
     because the agent then loads the note's description every session; not
-    offered when the line would push the index past its caps, or would not
-    read back as a pointer to the note (a line break in its file name).
+    offered when the line, with those of the orphans before it, would push
+    the index past its caps (``--fix`` adds them all in one round), or
+    would not read back as a pointer to the note (a line break in its file
+    name).
     """
     if ctx.store.index is None or any(p.code == "S117" for p in ctx.store.problems):
         return  # no index, or one too large to read (S117): its entries are unknown
