@@ -525,24 +525,37 @@ _MEMO_MAX = 2048
 _MEMO: dict[str, tuple[Any, str | None]] = {}
 
 
-def _load_fresh(src: str) -> tuple[Any, str | None]:
-    """:func:`yaml_load` without the memo."""
+def _refused(src: str) -> str | None:
+    """Why :func:`yaml_load` refuses ``src`` before parsing it (too many
+    aliases, brackets nested too deep: counted over the whole source), or
+    ``None``."""
     if src.count("*") > YAML_MAX_ALIASES and _alias_count(src) > YAML_MAX_ALIASES:
-        return None, f"more than {YAML_MAX_ALIASES} YAML aliases"
+        return f"more than {YAML_MAX_ALIASES} YAML aliases"
     depth = 0
     for ch in src:
         if ch in "[{":
             depth += 1
             if depth > YAML_MAX_DEPTH:
-                return None, f"YAML nested deeper than {YAML_MAX_DEPTH} levels"
+                return f"YAML nested deeper than {YAML_MAX_DEPTH} levels"
         elif ch in "]}":
             depth = max(0, depth - 1)
+    return None
+
+
+def _load_fresh(src: str) -> tuple[Any, str | None]:
+    """:func:`yaml_load` without the memo."""
+    why = _refused(src)
+    if why is not None:
+        return None, why
     import warnings
 
+    # A directive (%YAML 1.1) sets the version the loader reads with, and the loader keeps it
+    # for every later source: such a source gets a loader of its own (found by review)
+    directive = src.startswith("%") or "\n%" in src
     try:
         with warnings.catch_warnings():  # ruamel warns on stderr quoting the store text (a reused anchor)
             warnings.simplefilter("ignore")
-            data = _loader().load(src)
+            data = (_new_loader() if directive else _loader()).load(src)
     except RecursionError:
         return None, "YAML nested too deeply"
     except Exception as exc:  # ruamel raises many error types; all mean "not valid YAML"
@@ -565,7 +578,11 @@ def yaml_load_block(lines: list[str]) -> tuple[Any, str | None]:
     parsed once a process. Any other block, and any block whose lines do
     not all load, is parsed whole, so an error's text is the whole block's.
     A whole parse cost ~3 ms a note in a store whose notes each hold a
-    ``tags: [...]`` line (a test holds this to the whole parse)."""
+    ``tags: [...]`` line (a test holds this to the whole parse). The
+    limits counted over a whole source (aliases, nesting) are counted over
+    the whole block first."""
+    if _refused("\n".join(lines)) is not None:
+        return yaml_load("\n".join(lines))
     data: dict[Any, Any] = {}
     for line in lines:
         stripped = line.strip()
@@ -615,17 +632,22 @@ def _loader() -> Any:
     scanner and parser after every load, failed ones too (a test holds
     the kept loader to a fresh one on a mix of good and bad input)."""
     if not _LOADER:
-        from ruamel.yaml import YAML
-        from ruamel.yaml.constructor import SafeConstructor
-
-        class _Constructor(SafeConstructor):
-            pass
-
-        _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
-        y = YAML(typ="safe", pure=True)
-        y.Constructor = _Constructor
-        _LOADER.append(y)
+        _LOADER.append(_new_loader())
     return _LOADER[0]
+
+
+def _new_loader() -> Any:
+    """A ruamel.yaml loader: safe, pure Python, timestamps read as strings."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import SafeConstructor
+
+    class _Constructor(SafeConstructor):
+        pass
+
+    _Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+    y = YAML(typ="safe", pure=True)
+    y.Constructor = _Constructor
+    return y
 
 
 def _alias_count(src: str) -> int:

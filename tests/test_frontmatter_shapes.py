@@ -5,6 +5,7 @@ keys took 38 s to check, 20,000 one-line YAML values 24 s)."""
 
 from __future__ import annotations
 
+import json
 import time
 
 from hypothesis import given, settings
@@ -58,7 +59,8 @@ def test_children_and_block_lists_keep_their_parents():
     assert [(it.key, it.kind) for it in fm.items][:2] == [("p", "parent"), ("c", "scalar")]
 
 
-SNIPPETS = st.sampled_from(["k: [a, b]", "k: [a, b", "k: {a: 1}", "k: |\n  t", "k: >-\n  t\n  u", "k: &a [1]\nj: *a",
+SNIPPETS = st.sampled_from(["%YAML 1.1\nk: on", "%YAML 1.2\n---\nk: on", "k: on", "k: yes", "%TAG !e! tag:e,2000:\nk: !e!x 1",
+                            "k: [a, b]", "k: [a, b", "k: {a: 1}", "k: |\n  t", "k: >-\n  t\n  u", "k: &a [1]\nj: *a",
                             "k: 'x", "k: \"\\ud800\"", "k: 2026-01-01", "k: [[[", "k: !!binary aGk=", "k:\n  - 1\n  - 2",
                             "k: @x", "k: `x", "k: {", "- a", "k: [a, {b: c}]", "k: !!set {a, b}", "k: 1\nk: 2", ""])
 
@@ -114,13 +116,14 @@ def test_many_one_line_yaml_values_are_parsed_once_each():
 
 
 KEY = st.sampled_from(["name", "tags", "type", "a_b", "x.y", "k-1", "true", "null", "1", "01", "- a", "? k", "[k", "k k",
-                       "True", "NULL", "Yes", "on", "y", "_x", "k.", "k-",
+                       "True", "NULL", "Yes", "on", "y", "_x", "k.", "k-", "%YAML 1.1", "&a k", "*a k",
                        "name", "&a k", "*a", "", "é", "_"])
 VALUE = st.sampled_from(["", "v", "[a, b]", "[a, {b: c}]", "{a: 1}", "'q'", '"q"', "'q", "[a,", "a: b", "a #c", "a#c", "- x",
                          "&x 1", "*x", "!!str 1", "|", ">-", "1", "01", "true", "~", "2026-01-01", "a\tb", "\u00e9",
                          "a\u2028b: c", "a\x85b", "%x", "@x", "`x", ":", "a:", "k: v", "n5", "a b", "a  b", "a ", "True",
                          "null", "NULL", "Null", "yes", "Yes", "on", "off", "No", "y", "n", "e5", "a-b", "a.b", "a/b",
-                         "Infinity", "NaN", "nan", "inf", "x1.5", "a - b", "a -", "Z"])
+                         "Infinity", "NaN", "nan", "inf", "x1.5", "a - b", "a -", "Z", "&x [1]", "*x", "[*x, *x, *x, *x, *x]",
+                         "[&y 1, *y, *y, *y, *y, *y, *y, *y, *y, *y, *y, *y, *y, *y, *y, *y, *y, *y]", '"[[[[[[[[[["'])
 LINE = st.one_of(st.builds(lambda k, sep, v: f"{k}{sep}{v}", KEY, st.sampled_from([": ", ":", ":  ", ":\t"]), VALUE),
                  st.sampled_from(["", "# c", "  # c", "  child: 1", "  - x", "---", "...", "%YAML 1.2", "\tk: v"]))
 
@@ -198,3 +201,35 @@ def test_the_yaml_memo_holds_a_few_mib_at_most():
         tracemalloc.stop()
         frontmatter._MEMO.clear()
     assert held / sample * frontmatter._MEMO_MAX < 8 << 20, held / sample * frontmatter._MEMO_MAX / (1 << 20)
+
+
+def test_a_yaml_directive_does_not_reach_later_loads(tmp_path):
+    """The kept loader kept a note's ``%YAML 1.1``: every later load read
+    YAML 1.1 (``on`` a boolean), so one note changed other notes' X105 and
+    a cached check differed from --no-cache (found by review)."""
+    import subprocess
+    import sys
+
+    from conftest import make_store
+
+    assert frontmatter._load_fresh("a: on") == ({"a": "on"}, None)
+    frontmatter._load_fresh("%YAML 1.1\nz: 1")
+    assert frontmatter._load_fresh("a: on") == ({"a": "on"}, None)
+    b = "---\nname: reference-b\ndescription: on # the fence\ntype: reference\n---\n\nBody b.\n"
+    files = {"MEMORY.md": "# Memory Index\n\n## reference\n- [A](reference-a.md) — h\n- [B](reference-b.md) — h\n",
+             "reference-a.md": "---\n%YAML 1.1\nname: reference-a\ndescription: first # note\ntype: reference\n---\n\nA.\n",
+             "reference-b.md": b}
+    out = subprocess.run([sys.executable, "-m", "mmlint", "check", str(make_store(tmp_path / "s", files)), "--no-cache",
+                          "--format", "json"], capture_output=True, text=True).stdout
+    found = [d["rule"]["id"] for d in json.loads(out)["diagnostics"] if d["path"].endswith("reference-b.md")]
+    assert "X105" in found  # YAML 1.2 reads 'on' as the text: not what the key: value line says ('on # the fence')
+
+
+def test_aliases_spread_over_lines_count_as_the_whole_block():
+    """Each line under the alias limit, the block over it: the whole parse
+    refuses it, so the line-by-line view must too (found by review: X104
+    was lost, exit 1 -> 0)."""
+    a = "a: [&x 1, " + ", ".join(["*x"] * 20) + "]"
+    b = "b: [&y 2, " + ", ".join(["*y"] * 20) + "]"
+    assert frontmatter.yaml_load_block([a, b]) == frontmatter._load_fresh(a + "\n" + b)
+    assert frontmatter.yaml_load_block([a, b])[1] is not None
