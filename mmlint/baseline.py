@@ -92,14 +92,14 @@ def write(baseline_path: str, results: list[Any]) -> int:
     Raises:
         CheckError: the file cannot be written.
     """
-    from mmlint.fixes import atomic_write
+    from mmlint.fixes import write_output
 
     doc = document(results, baseline_path)
     from mmlint.reporters.json import dumps
 
     data = (dumps(doc, indent=2) + "\n").encode("utf-8")  # names that are not UTF-8 become escapes
     try:
-        atomic_write(os.path.abspath(baseline_path), data)
+        write_output(os.path.abspath(baseline_path), data)
     except OSError as exc:
         raise CheckError(f"{baseline_path}: cannot write the baseline: {exc.strerror or exc}") from None
     return sum(len(s["findings"]) for s in doc["stores"])

@@ -441,6 +441,26 @@ def atomic_write(path: str, data: bytes) -> None:
         raise
 
 
+def write_output(path: str, data: bytes) -> None:
+    """Write a file the user named on the command line (``--output``,
+    ``--write-baseline``): a regular file, or a symlink to one, has its
+    target replaced atomically (:func:`atomic_write`), the link kept; a
+    FIFO, a device or a terminal (``/dev/stdout``) is written in place, as
+    a shell's ``>`` would; a new path (or a dangling link's target) is
+    created. Replacing the name itself swapped a symlink, a FIFO or (as
+    root) ``/dev/stdout`` for a regular file. Raises ``OSError``."""
+    real = os.path.realpath(path)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(real, "wb") as fh:
+            fh.write(data)
+        return
+    atomic_write(real, data)
+
+
 def unified_diff(path: str, old: bytes | None, new: bytes) -> str:
     """A unified diff of one file (``a/PATH`` -> ``b/PATH``; ``/dev/null``
     for a new file), with git's marker for a missing final newline.

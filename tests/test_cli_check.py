@@ -115,3 +115,38 @@ def test_every_fixture_checks_without_crash():
         proc = run("check", str(root), "--format", "json")
         assert proc.returncode in (0, 1), (root, proc.stderr)
         json.loads(proc.stdout)
+
+
+def test_output_keeps_a_symlink_and_writes_a_fifo_in_place(tmp_path):
+    """--output replaced the name it was given (a temporary file renamed
+    over it): a symlink became a regular file, a FIFO or (as root)
+    /dev/stdout was swapped for one (found by review). A link's target is
+    replaced and the link kept; a FIFO is written in place; a dangling
+    link's target is created."""
+    import os
+    import threading
+
+    from conftest import make_store
+
+    root = make_store(tmp_path / "s", {"MEMORY.md": "- [A](a.md) — h\n",
+                                       "a.md": "---\nname: a\ndescription: d\ntype: user\n---\n\nb\n"})
+
+    def check(out):
+        return subprocess.run([sys.executable, "-m", "mmlint", "check", str(root), "--no-cache", "--format", "json",
+                               "--output", str(out)], capture_output=True, text=True)
+
+    (tmp_path / "target.json").write_text("old\n")
+    (tmp_path / "link.json").symlink_to("target.json")
+    assert check(tmp_path / "link.json").returncode in (0, 1)
+    assert (tmp_path / "link.json").is_symlink() and '"diagnostics"' in (tmp_path / "target.json").read_text()
+    (tmp_path / "dangling.json").symlink_to("made.json")
+    assert check(tmp_path / "dangling.json").returncode in (0, 1)
+    assert (tmp_path / "dangling.json").is_symlink() and '"diagnostics"' in (tmp_path / "made.json").read_text()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    assert check(fifo).returncode in (0, 1)
+    reader.join(30)
+    assert fifo.is_fifo() and '"diagnostics"' in got[0]

@@ -180,10 +180,10 @@ def run(args: argparse.Namespace) -> int:
 
         buf = io.StringIO()  # render first: a failing reporter leaves no half-written file
         reporter.report(result, buf, os.getcwd())
-        from mmlint.fixes import atomic_write
+        from mmlint.fixes import write_output
 
         try:
-            atomic_write(os.path.abspath(args.output), buf.getvalue().encode("utf-8", "backslashreplace"))
+            write_output(os.path.abspath(args.output), buf.getvalue().encode("utf-8", "backslashreplace"))
         except OSError as exc:
             raise api.CheckError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return status
