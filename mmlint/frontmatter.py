@@ -99,7 +99,8 @@ class Frontmatter:
     on first access.
     """
 
-    __slots__ = ("open_raw", "close_raw", "close_line", "body_offset", "problems", "_items", "_reload", "_top", "_multi")
+    __slots__ = ("open_raw", "close_raw", "close_line", "body_offset", "problems", "_items", "_reload", "_top", "_multi",
+                 "_known")
 
     def __init__(self, open_raw: str, items: list[Item], close_raw: str | None, close_line: int, body_offset: int,
                  problems: list[FMProblem] | None = None) -> None:
@@ -112,15 +113,29 @@ class Frontmatter:
         self._reload: Any = None
         self._top: tuple[str, ...] | None = None
         self._multi = False
+        self._known: dict[str, tuple[Any, str | None]] | None = None
 
     @property
     def items(self) -> list[Item]:
         """Every line between the fences, grouped into :class:`Item`."""
         items = self._items
         if items is None:
-            items = self._items = self._reload() if self._reload is not None else []
+            if self._reload is None:
+                items = []
+            elif self._known:  # the YAML values read the first time: not parsed again
+                items = self._reload(known=self._known)
+            else:
+                items = self._reload()
+            self._items = items
             self._reload = None
         return items
+
+    def known_yaml(self) -> dict[str, tuple[Any, str | None]]:
+        """What :func:`yaml_load` gave for each YAML value of this block when
+        it was parsed (source -> ``(data, error)``; empty when it has none):
+        a reload of the items and the YAML view of the block (X104, X105)
+        take them from here instead of parsing them again. Read only."""
+        return self._known or {}
 
     @items.setter
     def items(self, value: list[Item]) -> None:
@@ -139,10 +154,12 @@ class Frontmatter:
         return fm
 
     def unload(self, reload: Any) -> None:
-        """Drop the items, keeping the top-level keys; ``reload`` is a
-        callable: ``reload()`` gives the same items back (the reader parsing
-        the same bytes again), ``reload(lines=True)`` the text the block was
-        parsed from."""
+        """Drop the items, keeping the top-level keys and the YAML values
+        read (:meth:`known_yaml`); ``reload`` is a callable: ``reload()``
+        gives the same items back (the reader parsing the same bytes again;
+        ``reload(known=...)`` with the YAML values it may take instead of
+        parsing them), ``reload(lines=True)`` the text the block was parsed
+        from."""
         self._top = _shared_keys(it.key for it in self.items if it.parent is None and it.key)
         self._multi = any(it.kind == "yaml" and len(it.raw) > 1 for it in self.items)
         self._items, self._reload = None, reload
@@ -302,8 +319,10 @@ def plain_block(text: str) -> tuple[list[str], int, list[tuple[str, str, int, in
     return None
 
 
-def parse(text: str) -> Frontmatter | None:
+def parse(text: str, known: dict[str, tuple[Any, str | None]] | None = None) -> Frontmatter | None:
     """Parse the frontmatter at the start of ``text`` (BOM already removed).
+    ``known``: YAML values read before from the same text
+    (:meth:`Frontmatter.known_yaml`), taken instead of parsing them again.
 
     Returns ``None`` when the text does not open with a fence. Never raises.
     Line numbers are 1-based file lines; the opening fence is line 1.
@@ -394,7 +413,7 @@ def parse(text: str) -> Frontmatter | None:
     if close == -1:
         problems.append(FMProblem("F100", "frontmatter opening '---' has no closing '---'", 1, 1))
     if any(it.kind == "yaml" for it in items):
-        _fill_yaml(fm)
+        _fill_yaml(fm, known)
     return fm
 
 
@@ -423,15 +442,23 @@ def _offset_after(lines: list[str], close: int) -> int:
     return sum(len(x) + 1 for x in lines[: close + 1])
 
 
-def _fill_yaml(fm: Frontmatter) -> None:
-    """Give ``"yaml"`` items their value by parsing just that key with YAML."""
+def _fill_yaml(fm: Frontmatter, known: dict[str, tuple[Any, str | None]] | None = None) -> None:
+    """Give ``"yaml"`` items their value by parsing just that key with YAML
+    (or taking it from ``known``, as a copy); what each source gave is kept
+    in the block (:meth:`Frontmatter.known_yaml`)."""
+    kept: dict[str, tuple[Any, str | None]] = {}
     for it in fm.items:
         if it.kind != "yaml":
             continue
         src = "\n".join(r.rstrip("\r") for r in it.raw)
         if it.indent:
             src = "\n".join(r[len(it.indent):] if r.startswith(it.indent) else r for r in src.split("\n"))
-        data, err = yaml_load(src)
+        got = known.get(src) if known else None
+        if got is None:
+            got = yaml_load(src)
+        data, err = got
+        kept[src] = (data, err)
+        data = _copied(data)
         if err is not None or not isinstance(data, dict) or len(data) != 1:
             fm.problems.append(FMProblem("F104", f"value of {it.key!r} is not valid YAML: {err or 'unexpected shape'}", it.line, it.value_col))
             it.value = "\n".join(r.rstrip("\r") for r in it.raw)[len(it.indent) + len(it.key) + 1:].strip()
@@ -443,6 +470,17 @@ def _fill_yaml(fm: Frontmatter) -> None:
             it.value = "\n".join(r.rstrip("\r") for r in it.raw)[len(it.indent) + len(it.key) + 1:].strip()
             continue
         it.value = value
+    fm._known = kept or None
+
+
+def _copied(data: Any) -> Any:
+    """``data`` itself, or a deep copy when it holds a list, dict or set
+    (a value kept for later reads is never handed out itself)."""
+    if isinstance(data, (list, dict, set)):
+        import copy
+
+        return copy.deepcopy(data)
+    return data
 
 
 def _pair_surrogates(data: Any) -> tuple[Any, str | None]:
@@ -510,11 +548,7 @@ def yaml_load(src: str) -> tuple[Any, str | None]:
             _MEMO.clear()
         got = _MEMO[src] = _load_fresh(src)
     data, err = got
-    if isinstance(data, (list, dict, set)):
-        import copy
-
-        data = copy.deepcopy(data)
-    return data, err
+    return _copied(data), err
 
 
 #: Sources longer than this (code points) are not kept by :func:`yaml_load`:
@@ -566,7 +600,7 @@ def _load_fresh(src: str) -> tuple[Any, str | None]:
     return data, None
 
 
-def yaml_load_block(lines: list[str]) -> tuple[Any, str | None]:
+def yaml_load_block(lines: list[str], known: dict[str, tuple[Any, str | None]] | None = None) -> tuple[Any, str | None]:
     """:func:`yaml_load` of ``"\\n".join(lines)`` (a frontmatter block's
     lines, without their line ends), made of one :func:`yaml_load` per line
     when every line is a one-line entry of a plain key
@@ -580,7 +614,9 @@ def yaml_load_block(lines: list[str]) -> tuple[Any, str | None]:
     A whole parse cost ~3 ms a note in a store whose notes each hold a
     ``tags: [...]`` line (a test holds this to the whole parse). The
     limits counted over a whole source (aliases, nesting) are counted over
-    the whole block first."""
+    the whole block first. ``known``: the block's YAML values as its reader
+    parsed them (:meth:`Frontmatter.known_yaml`), a line's taken from there
+    instead of parsing it again."""
     if _refused("\n".join(lines)) is not None:
         return yaml_load("\n".join(lines))
     data: dict[Any, Any] = {}
@@ -598,7 +634,8 @@ def yaml_load_block(lines: list[str]) -> tuple[Any, str | None]:
                 continue
         if not _SIMPLE_ENTRY.match(line):
             return yaml_load("\n".join(lines))
-        got, err = yaml_load(line)
+        seen = known.get(line) if known else None
+        got, err = (_copied(seen[0]), seen[1]) if seen is not None else yaml_load(line)
         if err is not None or not isinstance(got, dict) or len(got) != 1:
             return yaml_load("\n".join(lines))
         (key, value), = got.items()

@@ -233,3 +233,31 @@ def test_aliases_spread_over_lines_count_as_the_whole_block():
     b = "b: [&y 2, " + ", ".join(["*y"] * 20) + "]"
     assert frontmatter.yaml_load_block([a, b]) == frontmatter._load_fresh(a + "\n" + b)
     assert frontmatter.yaml_load_block([a, b])[1] is not None
+
+
+def test_each_yaml_value_of_a_check_is_parsed_once(tmp_path, monkeypatch):
+    """Each YAML value was parsed up to four times a check (the read, a
+    rule reloading the items, the YAML view of X104/X105), the process-wide
+    memo answering only while it held them: past ~500 notes of flow values
+    the time per note grew with the store (found by review). The block
+    keeps what its values gave; a check parses each distinct value once,
+    however many notes."""
+    from conftest import make_store
+
+    from mmlint import api
+
+    def fresh_loads(n: int) -> int:
+        files = {"MEMORY.md": "".join(f"- [N{i}](n{i}.md) — h\n" for i in range(n))}
+        for i in range(n):
+            files[f"n{i}.md"] = (f"---\nname: n{i}\ndescription: d\ntype: user\ntags: [topic-{i}, memory]\n"
+                                 f"metadata: {{owner: person-{i}}}\n---\n\nBody {i}.\n")
+        root = make_store(tmp_path / str(n), files)
+        calls = []
+        real = frontmatter._load_fresh
+        frontmatter._MEMO.clear()
+        monkeypatch.setattr(frontmatter, "_load_fresh", lambda src: calls.append(src) or real(src))
+        api.check([str(root)], profile="claude-code", cache=False)
+        monkeypatch.setattr(frontmatter, "_load_fresh", real)
+        return len(calls)
+
+    assert fresh_loads(1200) <= 2 * 1200 + 10  # more distinct values than the memo keeps

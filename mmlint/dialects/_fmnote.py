@@ -134,11 +134,12 @@ class NoteLayout:
         lay = self.once()
         return {name: lay._get(name) for name in ("bom", "newline", "head", "body_lf", "lead_blank", "read")}
 
-    def __call__(self, lines: bool = False) -> Any:
+    def __call__(self, lines: bool = False, known: Any = None) -> Any:
         """The frontmatter items of ``data`` as the note was read (with
         ``lines``: the text they are parsed from); what the note's unloaded
-        :class:`~mmlint.frontmatter.Frontmatter` calls to make them again."""
-        return _items_of(self.data, self._raw, lines)
+        :class:`~mmlint.frontmatter.Frontmatter` calls to make them again
+        (``known``: its YAML values, see :func:`mmlint.frontmatter.parse`)."""
+        return _items_of(self.data, self._raw, lines, known)
 
     def _get(self, name: str) -> Any:
         parts = self._parts
@@ -448,7 +449,7 @@ def _read_plain(path: str, data: bytes, keymap: dict[str, str], slug: str, categ
     return note, [], None
 
 
-def _parse(data: bytes, raw: bool) -> tuple[Any, str, fmmod.Frontmatter | None]:
+def _parse(data: bytes, raw: bool, known: Any = None) -> tuple[Any, str, fmmod.Frontmatter | None]:
     """``(Decoded, text, frontmatter)`` of a note's bytes: the one decode,
     CR-only line ends read as LF, and (``raw``) one-line values read as a
     reader with no YAML reads them (see :func:`read_note`)."""
@@ -456,7 +457,7 @@ def _parse(data: bytes, raw: bool) -> tuple[Any, str, fmmod.Frontmatter | None]:
     # CR-only files (classic Mac line endings) are read as if they used LF,
     # as the recall-v1 spec §2 asks; the original bytes are kept for rewriting.
     text = dec.text.replace("\r", "\n") if dec.newline == "\r" else dec.text
-    fm = fmmod.parse(text)
+    fm = fmmod.parse(text, known)
     if raw and fm is not None:
         for it in fm.items:
             if it.kind in ("scalar", "yaml") and len(it.raw) == 1:
@@ -465,14 +466,16 @@ def _parse(data: bytes, raw: bool) -> tuple[Any, str, fmmod.Frontmatter | None]:
     return dec, text, fm
 
 
-def _items_of(data: bytes, raw: bool, lines: bool = False) -> Any:
+def _items_of(data: bytes, raw: bool, lines: bool = False, known: Any = None) -> Any:
     """The frontmatter items :func:`read_note` read from ``data`` (for an
     unloaded :class:`~mmlint.frontmatter.Frontmatter`); with ``lines``, the
-    text they were parsed from instead (nothing parsed)."""
+    text they were parsed from instead (nothing parsed); ``known``: the
+    block's YAML values (:meth:`~mmlint.frontmatter.Frontmatter.known_yaml`),
+    taken instead of parsing them again."""
     if lines:
         dec = decode(data)
         return dec.text.replace("\r", "\n") if dec.newline == "\r" else dec.text
-    fm = _parse(data, raw)[2]
+    fm = _parse(data, raw, known)[2]
     return fm.items if fm is not None else []
 
 

@@ -244,7 +244,7 @@ def _yaml_view(ctx: Context, note: Any) -> tuple[Any, str | None] | None:
     if key not in ctx.cache:
         from mmlint.frontmatter import yaml_load_block
 
-        ctx.cache[key] = yaml_load_block([r.rstrip("\r") for r in raws])
+        ctx.cache[key] = yaml_load_block([r.rstrip("\r") for r in raws], fm.known_yaml())
     return ctx.cache[key]
 
 
