@@ -59,6 +59,15 @@ def make_store(root: Path, files: dict) -> Path:
     return root
 
 
+def indexed_notes(root: Path, n: int, note, hook: str = "h") -> Path:
+    """A store at ``root`` of ``n`` notes ``n0.md`` ... whose texts are
+    ``note(i)``, each with a pointer line ``- [Ni](ni.md) — <hook>`` in
+    ``MEMORY.md`` (for tests that time or count work against the size)."""
+    files = {"MEMORY.md": "".join(f"- [N{i}](n{i}.md) — {hook}\n" for i in range(n))}
+    files.update({f"n{i}.md": note(i) for i in range(n)})
+    return make_store(root, files)
+
+
 def after_cli(argv: list[str], probe: str):
     """Run ``mmlint argv`` in a fresh interpreter (its output discarded),
     then the Python source ``probe`` there, which sets ``result`` to

@@ -242,16 +242,13 @@ def test_each_yaml_value_of_a_check_is_parsed_once(tmp_path, monkeypatch):
     the time per note grew with the store (found by review). The block
     keeps what its values gave; a check parses each distinct value once,
     however many notes."""
-    from conftest import make_store
+    from conftest import indexed_notes
 
     from mmlint import api
 
     def fresh_loads(n: int) -> int:
-        files = {"MEMORY.md": "".join(f"- [N{i}](n{i}.md) — h\n" for i in range(n))}
-        for i in range(n):
-            files[f"n{i}.md"] = (f"---\nname: n{i}\ndescription: d\ntype: user\ntags: [topic-{i}, memory]\n"
-                                 f"metadata: {{owner: person-{i}}}\n---\n\nBody {i}.\n")
-        root = make_store(tmp_path / str(n), files)
+        root = indexed_notes(tmp_path / str(n), n, lambda i: f"---\nname: n{i}\ndescription: d\ntype: user\n"
+                             f"tags: [topic-{i}, memory]\nmetadata: {{owner: person-{i}}}\n---\n\nBody {i}.\n")
         calls = []
         real = frontmatter._load_fresh
         frontmatter._MEMO.clear()

@@ -196,7 +196,7 @@ def test_suppressions_in_many_notes_cost_linear_time(tmp_path, monkeypatch):
     """Each file with a directive scanned every diagnostic of the store for
     its own: O(files × diagnostics). 4x the notes (each with a directive and
     two findings) must cost about 4x in ``apply_suppressions``."""
-    from conftest import make_store
+    from conftest import indexed_notes
 
     from mmlint.rules import suppressions
 
@@ -212,11 +212,8 @@ def test_suppressions_in_many_notes_cost_linear_time(tmp_path, monkeypatch):
     monkeypatch.setattr(suppressions, "apply_suppressions", timed)
 
     def cost(n: int) -> float:
-        files = {"MEMORY.md": "".join(f"- [N{i}](n{i}.md) — hook\n" for i in range(n))}
-        for i in range(n):
-            files[f"n{i}.md"] = (f"---\nname: n{i}\ndescription: d\ntype: user\n---\n\n"
-                                 f"<!-- mmlint-disable-next-line P109 -->\n[[gone-{i}]] and [[lost-{i}]]\n")
-        store = make_store(tmp_path / str(n), files)
+        store = indexed_notes(tmp_path / str(n), n, lambda i: f"---\nname: n{i}\ndescription: d\ntype: user\n---\n\n"
+                              f"<!-- mmlint-disable-next-line P109 -->\n[[gone-{i}]] and [[lost-{i}]]\n")
         spent.clear()
         for _ in range(3):
             got = found(store)
