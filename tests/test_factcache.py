@@ -43,7 +43,8 @@ def test_a_first_cached_check_loads_neither_openssl_nor_tempfile(tmp_path, monke
     assert "mmlint.cache" in mods and mods.isdisjoint({"hashlib", "_hashlib", "tempfile", "shutil", "random", "json"})
     assert sorted(p.name.split(".", 1)[1] for p in d.rglob("*.json")) == ["json", "notes.json"]
     assert not list(d.rglob(".tmp-*"))
-    assert api.cached([str(root)], profile="upstream") is not None
+    # the next check is a hit (it loads no rules); asked in a child like the first one: this process
+    # may import mmlint from another place (an installed copy, CI) and so have another code stamp
     mods = set(after_cli(["check", str(root), "--format", "json", "--profile", "upstream"],
                          "result = sorted(sys.modules)"))
     assert "mmlint.cache" in mods and "mmlint.rules" not in mods and "json" not in mods and "hashlib" not in mods
