@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from mmlint.model import NOTE_FIELDS
-from mmlint.textutil import lazy_re
+from mmlint.textutil import BOM_BYTES, lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
@@ -252,7 +252,7 @@ def used(files: dict[str, bytes]) -> list[tuple[str, str]]:
             text = data.decode("utf-8", "surrogateescape")
             out += [(path, sys.intern(m.group(1))) for line in text.split("\n") if (m := _MM_CARRIER_RE.match(line))]
         elif path.lower().endswith(".md") and PREFIX.encode("ascii") in data:  # no key can start with it otherwise
-            text = (data[3:] if data.startswith(b"\xef\xbb\xbf") else data).decode("utf-8", "surrogateescape")  # as readers read it
+            text = (data[3:] if data.startswith(BOM_BYTES) else data).decode("utf-8", "surrogateescape")  # as readers read it
             block = frontmatter.plain_block(text)
             if block is not None:  # plain key: value lines (what writers make): the keys parse would give, no Item made
                 out += [(path, sys.intern(f[0])) for f in block[2] if f[0].startswith(PREFIX)]

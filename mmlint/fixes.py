@@ -98,7 +98,7 @@ def fix_store(res: Any, unsafe: bool = False) -> Outcome:
             if not applicable(d, unsafe) or not all(_safe_rel(p) for p in d.edits) or _key(d) in applied:
                 continue
             if any(taken.get(p, new) != new for p, new in d.edits.items()):
-                if _compose(d, current, taken, inserts):
+                if _compose(d, current, inserts):
                     keys.append(_key(d))
                 continue  # else it disagrees with a fix taken this round: next round
             if all(current.get(p) == new for p, new in d.edits.items()):
@@ -110,6 +110,9 @@ def fix_store(res: Any, unsafe: bool = False) -> Outcome:
                 one = _insertion(current.get(p), new)
                 if one is not None and p not in inserts:
                     inserts[p] = (d.code, [one])
+        for p, (_, ins) in inserts.items():
+            if len(ins) > 1:  # the insertions of one rule into one file, made once a round
+                taken[p] = _inserted(current[p], ins)
         if not taken:
             break
         current.update(taken)
@@ -144,8 +147,7 @@ def _insertion(base: bytes | None, new: bytes) -> tuple[int, bytes] | None:
     return at, new[at:len(new) - rest]
 
 
-def _compose(d: Any, current: dict[str, bytes], taken: dict[str, bytes],
-             inserts: dict[str, tuple[str, list[tuple[int, bytes]]]]) -> bool:
+def _compose(d: Any, current: dict[str, bytes], inserts: dict[str, tuple[str, list[tuple[int, bytes]]]]) -> bool:
     """Take the fix of ``d`` into this round beside the others when it
     edits one file that this round's fixes of the same rule only insert
     into, and it too only inserts (P106 adds a pointer line to the index
@@ -161,15 +163,19 @@ def _compose(d: Any, current: dict[str, bytes], taken: dict[str, bytes],
     one = _insertion(current.get(p), new) if got is not None and got[0] == d.code else None
     if one is None:
         return False
-    got[1].append(one)
-    base = current[p]
+    got[1].append(one)  # the file is made once the round's fixes are all taken (fix_store)
+    return True
+
+
+def _inserted(base: bytes, inserts: list[tuple[int, bytes]]) -> bytes:
+    """``base`` with every ``(at, data)`` of ``inserts`` inserted at its
+    place in ``base``; at one place, in list order."""
     pieces, last = [], 0
-    for at, data in sorted(got[1], key=lambda x: x[0]):  # stable: same place, finding order
+    for at, data in sorted(inserts, key=lambda x: x[0]):  # stable: same place, finding order
         pieces += [base[last:at], data]
         last = at
     pieces.append(base[last:])
-    taken[p] = b"".join(pieces)
-    return True
+    return b"".join(pieces)
 
 
 #: Temporary files :func:`atomic_write` makes: ``.<name>.<pid>.<random>.mmlint.tmp``

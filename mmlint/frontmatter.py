@@ -455,9 +455,9 @@ def _fill_yaml(fm: Frontmatter, known: dict[str, tuple[Any, str | None]] | None 
             src = "\n".join(r[len(it.indent):] if r.startswith(it.indent) else r for r in src.split("\n"))
         got = known.get(src) if known else None
         if got is None:
-            got = yaml_load(src)
+            got = _load_kept(src)  # kept unchanged in the block; the item gets a copy
         data, err = got
-        kept[src] = (data, err)
+        kept[src] = got
         data = _copied(data)
         if err is not None or not isinstance(data, dict) or len(data) != 1:
             fm.problems.append(FMProblem("F104", f"value of {it.key!r} is not valid YAML: {err or 'unexpected shape'}", it.line, it.value_col))
@@ -540,6 +540,13 @@ def yaml_load(src: str) -> tuple[Any, str | None]:
     with their values ~7 MiB at worst (256-character flow mappings; a
     ``tags: [a, b]`` line takes ~1 KB), measured by a test.
     """
+    data, err = _load_kept(src)
+    return _copied(data), err
+
+
+def _load_kept(src: str) -> tuple[Any, str | None]:
+    """:func:`yaml_load` without the copy: the memo's own result (or a
+    fresh one for a long source), for a caller that keeps it unchanged."""
     if len(src) > _MEMO_SRC_MAX:
         return _load_fresh(src)
     got = _MEMO.get(src)
@@ -547,8 +554,7 @@ def yaml_load(src: str) -> tuple[Any, str | None]:
         if len(_MEMO) >= _MEMO_MAX:
             _MEMO.clear()
         got = _MEMO[src] = _load_fresh(src)
-    data, err = got
-    return _copied(data), err
+    return got
 
 
 #: Sources longer than this (code points) are not kept by :func:`yaml_load`:
@@ -565,6 +571,8 @@ def _refused(src: str) -> str | None:
     ``None``."""
     if src.count("*") > YAML_MAX_ALIASES and _alias_count(src) > YAML_MAX_ALIASES:
         return f"more than {YAML_MAX_ALIASES} YAML aliases"
+    if src.count("[") + src.count("{") <= YAML_MAX_DEPTH:
+        return None  # too few openers to nest that deep: no walk over every character
     depth = 0
     for ch in src:
         if ch in "[{":
