@@ -80,3 +80,107 @@ def test_unknown_dialect_or_profile_is_a_usage_error():
     assert proc.returncode == 2 and "known dialects: mm, engramory, workspace" in proc.stderr
     proc = run("check", str(FIXTURES / "mm/basic/store"), "--dialect", "engramory", "--profile", "nope")
     assert proc.returncode == 2 and "recall-v1, upstream, claude-code" in proc.stderr
+
+
+# Third-party dialects: the entry-point group mmlint.dialects. Package
+# metadata costs ~50 ms to scan, so it is read only when a distribution on
+# sys.path declares a dialect outside the built-ins (issue 9: 12 of the 29
+# real stores detect inconclusively and paid for the scan on every check).
+
+PLUGIN = '''
+from mmlint.dialects import Evidence
+NAME = "plug"
+PROFILES = ()
+DEFAULT_PROFILE = None
+INDEX_CAPS = {}
+def detect(root):
+    import os
+    if os.path.exists(os.path.join(root, "PLUG")):
+        return Evidence("plug", None, 50, ["PLUG marks a plug store"])
+    return None
+'''
+
+
+def _plugin_path(root, entry_points: str):
+    """A folder for sys.path holding one distribution (``plug-1.0.dist-info``
+    with ``entry_points`` as its entry_points.txt) and the module it names."""
+    dist = root / "plug-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: plug\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(entry_points)
+    (root / "plugdialect.py").write_text(PLUGIN)
+    return root
+
+
+def _in_child(code: str, path=None) -> str:
+    import os
+
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(path), env.get("PYTHONPATH", "")])
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+def _small_store(root):
+    from conftest import make_store
+
+    return make_store(root, {"MEMORY.md": "# Memory Index\n\n## user\n- [A](user-a.md) - h\n",
+                             "user-a.md": "---\nname: a\ndescription: d\ntype: user\n---\n\nA fact.\n"})
+
+
+def test_an_inconclusive_store_reads_no_package_metadata_when_no_plugin_is_installed(tmp_path):
+    store = _small_store(tmp_path / "s")
+    code = ("import sys, mmlint.dialects as D\n"
+            f"ev = D.detect({str(store)!r})\n"
+            "assert ev and ev[0].score < D.CONCLUSIVE, ev  # the scan would have run\n"
+            "print(ev[0].dialect, 'importlib.metadata' in sys.modules, D.names())")
+    assert _in_child(code) == "engramory False ['mm', 'engramory', 'workspace']"
+
+
+def test_a_third_party_dialect_declared_in_a_dist_info_is_found_and_detected(tmp_path):
+    path = _plugin_path(tmp_path / "site", "[console_scripts]\nplug = x:y\n\n[mmlint.dialects]\nplug = plugdialect\n")
+    store = _small_store(tmp_path / "s")
+    (store / "PLUG").write_text("")
+    code = ("import mmlint.dialects as D\n"
+            f"print(D.names()[-1], D.detect({str(store)!r})[0].dialect)")
+    assert _in_child(code, path) == "plug plug"
+
+
+@pytest.mark.parametrize("text,other", [
+    ("[mmlint.dialects]\nmm = mmlint.dialects.mm\nengramory = mmlint.dialects.engramory\n", False),
+    ("[console_scripts]\nplug = plugdialect\n", False),  # another group
+    ("[mmlint.dialectsx]\nplug = plugdialect\n", False),
+    ("[mmlint.dialects]\n# plug = plugdialect\n", False),
+    ("[mmlint.dialects]\nplug=plugdialect\n", True),
+    ("[console_scripts]\na = b:c\n[mmlint.dialects]\n  plug = plugdialect\n[other]\n", True),
+])
+def test_an_entry_points_file_declares_another_dialect_only_under_the_group(tmp_path, text, other):
+    from mmlint import dialects
+
+    (tmp_path / "entry_points.txt").write_text(text)
+    assert dialects._declares_other(str(tmp_path / "entry_points.txt")) is other
+    assert dialects._declares_other(str(tmp_path / "absent.txt")) is False
+
+
+def test_what_the_metadata_scan_cannot_see_still_asks_importlib_metadata(tmp_path, monkeypatch):
+    from mmlint import dialects
+
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "none")])
+    assert dialects._declared_elsewhere() is False
+    for entry in ("lib.zip", "thing-1.0.egg"):
+        (tmp_path / entry).write_bytes(b"PK")
+        monkeypatch.setattr(sys, "path", [str(tmp_path / entry)])
+        assert dialects._declared_elsewhere() is True, entry
+    monkeypatch.setattr(sys, "path", [str(_plugin_path(tmp_path / "site", "[mmlint.dialects]\nplug = plugdialect\n"))])
+    assert dialects._declared_elsewhere() is True
+
+    class Finder:
+        @staticmethod
+        def find_distributions(*args, **kwargs):
+            return iter(())
+
+    monkeypatch.setattr(sys, "path", [])
+    monkeypatch.setattr(sys, "meta_path", [Finder(), *sys.meta_path])
+    assert dialects._declared_elsewhere() is True

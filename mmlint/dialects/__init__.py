@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from contextvars import ContextVar
 from functools import lru_cache
 from types import ModuleType
@@ -254,7 +255,15 @@ _loaded: dict[str, ModuleType] = {}
 
 @lru_cache(maxsize=1)
 def _entry_points() -> dict[str, str]:
-    """Third-party dialects (name -> module path); read once per process."""
+    """Third-party dialects (name -> module path); read once per process.
+
+    :mod:`importlib.metadata` answers, but only when :func:`_declared_elsewhere`
+    says some distribution may declare a dialect of its own: importing it and
+    scanning every distribution costs ~50 ms, three times a whole check of a
+    small store, and most installs hold no third-party dialect.
+    """
+    if not _declared_elsewhere():
+        return {}
     try:
         from importlib.metadata import entry_points
 
@@ -262,6 +271,69 @@ def _entry_points() -> dict[str, str]:
     except Exception:  # broken metadata must not stop the built-ins
         return {}
     return {ep.name: ep.value for ep in eps}
+
+
+def _declared_elsewhere() -> bool:
+    """Whether a distribution on :data:`sys.path` may declare an entry point
+    of :data:`ENTRY_POINT_GROUP` with a name outside :data:`BUILTIN` (what
+    :func:`names` and :func:`get` would use); ``False`` only when none can.
+
+    Reads the ``entry_points.txt`` of every ``*.dist-info`` and
+    ``*.egg-info`` folder directly in a :data:`sys.path` folder, where
+    :mod:`importlib.metadata` finds them. Says ``True`` (ask
+    :mod:`importlib.metadata`) for what it does not read: a path entry that is
+    a file (a zip) or an ``.egg`` folder, a meta-path finder other than
+    :class:`importlib.machinery.PathFinder` that lists distributions, a file
+    it cannot read.
+    """
+    from importlib.machinery import PathFinder
+
+    for finder in sys.meta_path:
+        if finder is not PathFinder and getattr(finder, "find_distributions", None) is not None:
+            return True
+    for entry in sys.path:
+        folder = entry or "."
+        if folder.endswith(".egg"):
+            return True
+        try:
+            children = os.listdir(folder)
+        except NotADirectoryError:
+            return True
+        except OSError:  # missing or unreadable: importlib.metadata finds nothing there either
+            continue
+        for child in children:
+            if child.endswith((".dist-info", ".egg-info")) and _declares_other(os.path.join(folder, child, "entry_points.txt")):
+                return True
+    return False
+
+
+def _declares_other(path: str) -> bool:
+    """Whether the ``entry_points.txt`` at ``path`` names an entry point of
+    :data:`ENTRY_POINT_GROUP` outside :data:`BUILTIN` (``True`` when the
+    file exists but cannot be read or decoded; ``False`` when it is absent).
+    The file is INI: ``[group]`` headers, ``name = value`` lines."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return os.path.lexists(path)
+    if ENTRY_POINT_GROUP.encode() not in data:
+        return False
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    inside = False
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            inside = line == f"[{ENTRY_POINT_GROUP}]"
+        elif inside and "=" in line and not line.startswith(("#", ";")):
+            if line.partition("=")[0].strip() not in BUILTIN:
+                return True
+    return False
 
 
 def names() -> list[str]:
