@@ -216,6 +216,23 @@ def editable_install() -> bool:
     return out.strip() == "True"
 
 
+def convert_outcome(cmd: list[str]) -> str:
+    """What a ``mmlint convert ... --dry-run --format json`` run ``cmd``
+    says the conversion does: ``writes every file`` or ``refused (CODE), writes
+    nothing`` (a 2,000-note store is over the index caps of mm, upstream and
+    claude-code, so those rows time the way to that refusal)."""
+    import json
+
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=CHILD_ENV)
+    try:
+        doc = json.loads(proc.stdout)
+        if doc["ok"]:
+            return "writes every file"
+        return f"refused ({doc['refusals'][0]['code']}), writes nothing"
+    except (ValueError, KeyError, IndexError, TypeError):
+        return f"exit {proc.returncode}, no plan"
+
+
 def mmlint_cmd(*args: str) -> list[str]:
     return [sys.executable, "-m", "mmlint", *args]
 
@@ -381,9 +398,11 @@ def main() -> None:
                 s = Series()
                 clean = lambda: set_aside(dst, tmp)  # noqa: E731  (deleting would slow the next run's creates: convert_bench)
                 interleave(cmds, 1 if n >= 20000 else max(1, runs // 2 + 1), s, {"real": clean, "dry": clean}, warmup=n < 20000)
+                verdict = convert_outcome(mmlint_cmd(*conv, "--dry-run", "--format", "json"))
                 clean()
                 name = target + (f" ({profile})" if profile else "")
-                show((f"convert {n:,} → {name}", *fmt(s, "real"), "dry run", f"{s.median('dry'):.3f} s, ratio {s.ratio('real', 'dry'):.2f}×"))
+                show((f"convert {n:,} → {name}: {verdict}", *fmt(s, "real"), "dry run",
+                      f"{s.median('dry'):.3f} s, ratio {s.ratio('real', 'dry'):.2f}×"))
             shutil.rmtree(src, ignore_errors=True)
     print(f"\nload at the end {os.getloadavg()[0]:.2f}")
 
