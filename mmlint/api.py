@@ -269,6 +269,8 @@ def _cache_hit(found: Found, dialect, profile, options, config, isolated, with_e
         res = None
     if res is not None:
         pr.refresh()
+    else:
+        pr.missed()
     return res, pr
 
 

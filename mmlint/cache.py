@@ -450,7 +450,9 @@ class Probe:
         scan_ns: wall-clock time (ns) before the first ``stat``.
         files, folders, errors, racy: :func:`stat_tree` of the store.
         entry: the recorded entry (a dict) when its format, version, code
-            stamp and name text match, else ``None``.
+            stamp and name text match, else ``None`` (also once :meth:`missed`).
+        trusted: whether that entry was recorded for a built-in dialect
+            (:func:`reusable` takes its per-note tables only then).
     """
 
     def __init__(self, found_path: str, text: str):
@@ -459,6 +461,7 @@ class Probe:
         self.scan_ns = time.time_ns()
         self.files, self.folders, self.errors, self.racy = stat_tree(self.root, self.scan_ns - RACY_NS)
         self.entry = _load(text)
+        self.trusted = bool(self.entry is not None and self.entry.get("trusted"))
         self._dirty = False
         self._frozen: tuple[Raw, list[str], list[str]] | None = None
 
@@ -515,6 +518,14 @@ class Probe:
             e["racy"] = sorted(racy)
             self._dirty = True
         return e
+
+    def missed(self) -> None:
+        """Let go of the entry once :meth:`fresh` said no: a check that
+        misses reads the store, its per-note tables (:func:`reusable`) and
+        facts (:class:`Facts`) afresh and records a new entry, so holding
+        the old one (~8 MiB at 20,000 notes) through the read and the rules
+        only raised the check's peak memory. :attr:`trusted` stays."""
+        self.entry = None
 
     def refresh(self) -> None:
         """Rewrite the entry when :meth:`fresh` re-hashed files (so the next
@@ -727,7 +738,8 @@ class Facts:
         self.ctx = ctx
         self._shas = shas
         self._pid = os.getpid()
-        self._old: dict[str, dict[str, list]] = _load_facts(text, ctx) if reuse else {}
+        self._reuse = reuse
+        self._old: dict[str, dict[str, list]] | None = None  # loaded when a rule first asks (_previous)
         self._rows: dict[str, list] = {}  # rows of ``_kind`` not written yet
         self._kind = ""
         self._fh: Any = None
@@ -738,10 +750,15 @@ class Facts:
     def take(self, kind: str, paths: Any) -> dict[str, Any]:
         """note path -> the recorded fact ``kind``, for each of ``paths``
         whose bytes are unchanged since the previous check (carried over to
-        the new facts file); the other paths are left out."""
-        old = self._old.get(kind)
+        the new facts file); the other paths are left out. The previous
+        check's table of ``kind`` is let go (its store-level fact kept for
+        :meth:`get_store`): a rule takes its facts once."""
+        previous = self._previous()
+        old = previous.get(kind)
         if not old:
             return {}
+        whole = old.get("")
+        previous[kind] = {"": whole} if whole is not None else {}
         shas = self._shas
         out: dict[str, Any] = {}
         carried: dict[str, list] = {}
@@ -762,12 +779,21 @@ class Facts:
 
     def get_store(self, kind: str) -> Any:
         """The store-level fact ``kind`` the previous check recorded, else ``None``."""
-        got = self._old.get(kind, {}).get("")
+        got = self._previous().get(kind, {}).get("")
         return got[1] if got.__class__ is list and len(got) == 2 and got[0] == "" else None
 
     def put_store(self, kind: str, value: Any) -> None:
         """Record the store-level fact ``kind`` (a JSON value) of this check."""
         self._add(kind, {"": ["", value]})
+
+    def _previous(self) -> dict[str, dict[str, list]]:
+        """The previous check's facts (:func:`_load_facts`), read on the
+        first call: a check whose rules ask for none (or whose H101 does
+        not run) never reads the file, and one that does holds it only
+        from the rule's start, not through the reading of the store."""
+        if self._old is None:
+            self._old = _load_facts(self.text, self.ctx) if self._reuse else {}
+        return self._old
 
     def _add(self, kind: str, rows: dict[str, list]) -> None:
         if os.getpid() != self._pid or self._tmp == "" or not rows:
@@ -863,7 +889,10 @@ def _load_facts(text: str, ctx: str) -> dict[str, dict[str, list]]:
         if start < len(b',"rows":[') or not tail.startswith(b'],"sum":"') \
                 or _blake2b()(raw[start:-_SUM_TAIL], digest_size=16).hexdigest().encode("ascii") != tail[9:41]:
             return {}
-        data = _json()[0](raw)
+        body = raw.decode("ascii")  # written with ensure_ascii
+        del raw  # the bytes, the text and the parsed rows would otherwise be held at once (3 x ~3 MB at 20,000 notes)
+        data = _json()[0](body)
+        del body
         if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("slot") != text \
                 or data.get("stamp") != code_stamp() or data.get("ctx") != ctx:
             return {}
@@ -875,7 +904,7 @@ def _load_facts(text: str, ctx: str) -> dict[str, dict[str, list]]:
             else:
                 have.update(table)
         return out
-    except (OSError, ValueError, TypeError, RecursionError):
+    except (OSError, ValueError, TypeError, RecursionError):  # UnicodeDecodeError is a ValueError
         return {}
 
 
@@ -887,7 +916,7 @@ def reusable(pr: Probe, res: Any, shas: dict[str, str], note_ctx: str) -> tuple[
     rules' for every file with the same bytes and kind, when recorded under
     the same :func:`file_context`. Empty when the entry is not trusted or
     the table is not of this mmlint. For :class:`mmlint.rules.Partial`."""
-    if pr.entry is None or not pr.entry.get("trusted"):
+    if not pr.trusted:
         return {}, {}
     side = _load(pr.text, "notes")
     if side is None:
