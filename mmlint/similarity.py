@@ -33,8 +33,6 @@ Shapes and units:
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 import zlib
 from array import array
 from itertools import chain, combinations
@@ -65,6 +63,8 @@ _BIN_MASK = BINS - 1
 
 def tokens(text: str) -> list[str]:
     """Words of ``text`` (see the module docs); ``[]`` for text without any."""
+    import unicodedata  # non-ASCII text only (shingles); a shared library to load
+
     return _TOKEN_RE.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
@@ -89,13 +89,15 @@ def shingles(text: str) -> set[int]:
     return {(a * 0x01000193 ^ b * 0x9E3779B1 ^ c) & _MASK for a, b, c in zip(th, th[1:], th[2:])}
 
 
-_NONWORD_RE = re.compile(r"[\W_]+")
+_NONWORD_RE = lazy_re(r"[\W_]+")
 
 
 def char_grams(text: str, n: int = 3) -> set[str]:
     """Character ``n``-grams of ``text`` after NFKC, casefolding and turning
     every run of non-word characters into one space (any script, no word
     splitting needed); a shorter text gives itself as its only gram."""
+    import unicodedata
+
     t = _NONWORD_RE.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
     if not t:
         return set()

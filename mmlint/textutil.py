@@ -39,6 +39,19 @@ def lazy_re(pattern: str, flags: int = 0) -> LazyPattern:
     return LazyPattern(pattern, flags)
 
 
+def fold_key(text: str) -> str:
+    """``text`` in Unicode normalisation form NFC, case-folded: the key under
+    which two names collide on a case-insensitive, normalising file system
+    (macOS, Windows) or are the same name to a reader. ASCII text is only
+    lower-cased, which gives the same key without importing
+    :mod:`unicodedata` (a shared library, ~0.2 ms of a check)."""
+    if text.isascii():
+        return text.lower()
+    import unicodedata
+
+    return unicodedata.normalize("NFC", text).casefold()
+
+
 BOM = "\ufeff"
 BOM_BYTES = b"\xef\xbb\xbf"
 

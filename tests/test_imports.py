@@ -267,3 +267,27 @@ def test_walk_overlay_is_undone_after_the_block_even_on_error(tmp_path):
     with pytest.raises(ValueError), walk.overlay(str(tmp_path), {"a.md": b"x"}):
         raise ValueError
     assert walk.walk_store(str(tmp_path)).files["a.md"].data == b"disk" and walk._OVERLAYS == {}
+
+
+def test_a_detected_recall_v1_check_imports_no_json_nor_unicodedata(tmp_path):
+    # the profile a store of <type>-<slug>.md notes is detected as (the benchmark's): S110 imports
+    # json only for a ledger, and ASCII names are folded without unicodedata (textutil.fold_key)
+    from conftest import make_store
+
+    note = "---\nname: {n}\ndescription: d\ntype: user\n---\n\nA fact about {n}, see [[user-b]].\n"
+    root = make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n\n## user\n- [A](user-a.md) — h\n- [B](user-b.md) — h\n",
+                                       "user-a.md": note.format(n="a"), "user-b.md": note.format(n="b")})
+    added = _added(["check", str(root), "--format", "json", "--no-cache"])
+    assert "mmlint.rules.store" in added and "mmlint.similarity" in added  # S110 and H101 ran
+    assert added & {"json", "unicodedata"} == set()
+
+
+def test_a_ledger_is_still_read_as_json_lines(tmp_path):
+    from conftest import make_store
+    from mmlint import api
+
+    note = "---\nname: a\ndescription: d\ntype: user\n---\n\nA fact.\n"
+    root = make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n\n## user\n- [A](user-a.md) — h\n",
+                                       "user-a.md": note, ".engramory-usage.jsonl": '{"ts": 1}\n{"ts":\n'})
+    ds = api.check([str(root)], profile="recall-v1").stores[0].diagnostics
+    assert [(d.code, d.span.line) for d in ds if d.code == "S110"] == [("S110", 2)]

@@ -55,3 +55,17 @@ def test_invisible_characters_in_bodies_are_not_judged_but_in_the_index_they_are
     root = make_store(tmp_path / "t", with_(ENG, MEMORY_DOT_md=idx("- [A](a.md) —\u00a0hook\u2060")))
     (d,) = [d for s in checked(root, "engramory", "upstream").stores for d in s.diagnostics if d.code == "X114"]
     assert d.span.line == 3 and d.span.column == 14 and "U+00A0 NO-BREAK SPACE (and 1 more" in d.message
+
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@given(st.text() | st.text(alphabet="aAbBzZ09_-./ßİﬁ\u0301\u00e9e\ud800", max_size=12))
+def test_fold_key_is_nfc_then_casefold(text):
+    # the ASCII shortcut (lower()) gives what unicodedata would, so collisions are found the same
+    import unicodedata
+
+    from mmlint.textutil import fold_key
+
+    assert fold_key(text) == unicodedata.normalize("NFC", text).casefold()

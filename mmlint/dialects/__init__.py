@@ -96,9 +96,9 @@ class PathClaims:
         Raises:
             Unrepresentable: ``target`` collides with an earlier claim.
         """
-        import unicodedata
+        from mmlint.textutil import fold_key
 
-        key = unicodedata.normalize("NFC", target).casefold()
+        key = fold_key(target)
         if key in self._seen:
             other_target, other_source = self._seen[key]
             how = "the same path" if other_target == target else "paths that differ only in case or Unicode normalisation"

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import unicodedata
 
 from mmlint import carriers
 from mmlint.model import Span
 from mmlint.rules import ERROR, INFO, WARNING, Context, Finding, rule, shared
-from mmlint.textutil import echo
+from mmlint.textutil import echo, fold_key
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
@@ -179,8 +178,10 @@ def name_collision(ctx: Context):
     """
     seen: dict[str, str] = {}
     for path in ctx.store.files:
-        key = unicodedata.normalize("NFC", path).casefold()
+        key = fold_key(path)
         if key in seen:
+            import unicodedata  # a collision: rare, and the names may not be ASCII
+
             how = "case" if unicodedata.normalize("NFC", path) == unicodedata.normalize("NFC", seen[key]) or path.lower() == seen[key].lower() else "Unicode normalisation"
             if path.casefold() == seen[key].casefold() and path != seen[key]:
                 how = "case"
@@ -204,7 +205,7 @@ def duplicate_slug(ctx: Context):
     seen: dict[str, str] = {"memory.md": "MEMORY.md"} if ctx.store.index is not None else {}
     for n in ctx.store.notes:
         base = n.path.rsplit("/", 1)[-1]
-        key = unicodedata.normalize("NFC", base).casefold()
+        key = fold_key(base)
         if key in seen and "/" not in seen[key] and "/" not in n.path:
             continue  # two files at the root: N106 reports the collision
         if key in seen:
@@ -264,7 +265,7 @@ def duplicate_name(ctx: Context):
     for n in ctx.store.notes:
         if not n.name or not n.name.strip():
             continue
-        key = unicodedata.normalize("NFC", n.name.strip()).casefold()
+        key = fold_key(n.name.strip())
         if key in seen:
             yield Finding(n.spans.get("name") or Span(n.path, 1, 1), f"name {echo(n.name)} is also the name of {echo(seen[key])}")
         else:

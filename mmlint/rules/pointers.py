@@ -10,12 +10,11 @@ here is linear in the store's size.
 
 from __future__ import annotations
 
-import unicodedata
 
 from mmlint import resolve
 from mmlint.model import Span
 from mmlint.rules import ERROR, INFO, UNSAFE, WARNING, Context, Finding, Fix, rule
-from mmlint.textutil import echo
+from mmlint.textutil import echo, fold_key
 
 
 def _entries(ctx: Context, kinds: tuple[str, ...] = ("link", "bare")):
@@ -30,7 +29,7 @@ def _folded(ctx: Context) -> dict[str, str]:
     if cache is None:
         cache = {}
         for p in ctx.store.files:
-            cache.setdefault(unicodedata.normalize("NFC", p).casefold(), p)
+            cache.setdefault(fold_key(p), p)
         ctx.cache["folded_paths"] = cache
     return cache
 
@@ -65,7 +64,7 @@ def dangling_pointer(ctx: Context):
             continue  # M101 reports the heading; its default path means nothing
         if r.kind == resolve.MISSING:
             msg, hint = f"no note at {echo(r.path or e.pointer or '')}", "create the note or remove the entry"
-            near = _folded(ctx).get(unicodedata.normalize("NFC", r.path or "").casefold())
+            near = _folded(ctx).get(fold_key(r.path or ""))
             if near:
                 hint = f"the file is {echo(near)}: names differ only in case or Unicode normalisation, which breaks on case-sensitive file systems"
         elif r.kind == resolve.FOLDER and _claims_note(e):
