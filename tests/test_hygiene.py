@@ -120,7 +120,7 @@ def test_drift_fix_rewrites_only_drifted_lines(tmp_path):
                           "b.md": N.format("b", "Release notes come from merged PRs", "y")})
     found = by("H105", run(tmp_path))
     assert [d.span.line for d in found] == [4]
-    assert found[0].fix["applicability"] == "safe"
+    assert found[0].fix["applicability"] == "unsafe"  # it replaces words someone wrote, on a heuristic
     new = found[0].edits["MEMORY.md"]
     want = index.replace("Jenkins nightly job", "Deploys run on GitHub Actions since March").encode()
     assert new == want
@@ -201,3 +201,19 @@ def test_not_updated_falls_back_to_the_file_time(tmp_path):
     found = by("H104", run(tmp_path, **{"stale-days": 365}))
     assert len(found) == 1 and found[0].span.path == "a.md" and "not updated for 4" in found[0].message
     assert by("H104", run(tmp_path)) == []  # off by default
+
+
+def test_drift_fix_waits_for_unsafe_fixes_and_keeps_a_reworded_cjk_hook(tmp_path):
+    # a hook that says the description in other words shares no character trigram with it (seen on
+    # testbench-gb300): H105 may report it, but a plain --fix must not replace what a person wrote
+    import subprocess
+    import sys
+
+    hook = "改动前先给方案；分批 review 草稿；用户用 ! 前缀执行本地命令"
+    index = f"# Memory\n\n- [Prefs](a.md) — {hook}\n"
+    make_store(tmp_path, {"MEMORY.md": index, "a.md": N.format("a", "用户对沟通节奏、草稿审批、命令呈现方式的偏好。", "x")})
+    assert [d.code for d in by("H105", run(tmp_path))] == ["H105"]
+    proc = subprocess.run([sys.executable, "-m", "mmlint", "check", str(tmp_path), "--isolated", "--fix",
+                           "--profile", "claude-code"], capture_output=True, text=True)
+    assert proc.returncode in (0, 1), proc.stderr
+    assert (tmp_path / "MEMORY.md").read_text(encoding="utf-8") == index

@@ -19,7 +19,7 @@ import re
 
 from mmlint import outside, personal, similarity
 from mmlint.model import Note, Span
-from mmlint.rules import INFO, SAFE, WARNING, Context, Finding, Fix, body_line_offset, rule, shared
+from mmlint.rules import INFO, UNSAFE, WARNING, Context, Finding, Fix, body_line_offset, rule, shared
 from mmlint.textutil import decode, echo, lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
@@ -362,7 +362,7 @@ def _surely_placeholder(hook: str) -> bool:
     return len(hook) < MIN_HOOK_GRAMS + 2 and hook.isascii()
 
 
-@rule("H105", "index-drift", INFO, dialects={"engramory"}, profiles={"claude-code", "upstream"}, fix=SAFE)
+@rule("H105", "index-drift", INFO, dialects={"engramory"}, profiles={"claude-code", "upstream"}, fix=UNSAFE)
 def index_drift(ctx: Context):
     """A pointer's hook (the text after the link) no longer matches its note's
     ``description``: less than ``drift-threshold`` (default 0.1) of the hook's
@@ -375,10 +375,14 @@ def index_drift(ctx: Context):
     Bad: ``- [Deploy](project_deploy.md) — Jenkins nightly job`` while the
     note's description says "Deploys run on GitHub Actions since March"
     Good: the hook restates the description.
-    Fix: safe. Rewrites only the drifted pointer lines, replacing each hook
-    by its note's description; every other line, the link and the separator
-    are kept byte for byte. No fix when a description holds markdown that
-    could make a new link, or the index would pass a cap it is within.
+    Fix: unsafe (``--unsafe-fixes``): the hook is text someone wrote, and
+    the comparison is a heuristic (a hook that says the description in other
+    words, common in Chinese, Japanese or Korean, may share no trigram with
+    it), so the fix replaces words a person chose. Rewrites only the drifted
+    pointer lines, replacing each hook by its note's description; every other
+    line, the link and the separator are kept byte for byte. No fix when a
+    description holds markdown that could make a new link, or the index would
+    pass a cap it is within.
     """
     idx = ctx.store.index
     if idx is None:
