@@ -398,8 +398,8 @@ def main() -> None:
                 s = Series()
                 clean = lambda: set_aside(dst, tmp)  # noqa: E731  (deleting would slow the next run's creates: convert_bench)
                 interleave(cmds, 1 if n >= 20000 else max(1, runs // 2 + 1), s, {"real": clean, "dry": clean}, warmup=n < 20000)
+                clean()  # DST absent, as for every timed run
                 verdict = convert_outcome(mmlint_cmd(*conv, "--dry-run", "--format", "json"))
-                clean()
                 name = target + (f" ({profile})" if profile else "")
                 show((f"convert {n:,} → {name}: {verdict}", *fmt(s, "real"), "dry run",
                       f"{s.median('dry'):.3f} s, ratio {s.ratio('real', 'dry'):.2f}×"))

@@ -155,6 +155,12 @@ def test_a_third_party_dialect_declared_in_a_dist_info_is_found_and_detected(tmp
     ("[mmlint.dialects]\n# plug = plugdialect\n", False),
     ("[mmlint.dialects]\nplug=plugdialect\n", True),
     ("[console_scripts]\na = b:c\n[mmlint.dialects]\n  plug = plugdialect\n[other]\n", True),
+    # as importlib.metadata's own parser reads them (found by review)
+    ("[[mmlint.dialects]]\nplug = plugdialect\n", True),  # the brackets are stripped, all of them
+    ("[mmlint.dialects]\n;plug = plugdialect\n", True),  # only '#' opens a comment: a dialect named ';plug'
+    ("[mmlint.dialects]\n[not a header\nplug = plugdialect\n", True),  # no closing ']': an entry, not a section
+    ("[ mmlint.dialects ]\nplug = plugdialect\n", False),  # a group named ' mmlint.dialects '
+    ("\ufeff[mmlint.dialects]\nplug = plugdialect\n", False),  # read as UTF-8 text: the BOM stays, no header
 ])
 def test_an_entry_points_file_declares_another_dialect_only_under_the_group(tmp_path, text, other):
     from mmlint import dialects
@@ -175,6 +181,19 @@ def test_what_the_metadata_scan_cannot_see_still_asks_importlib_metadata(tmp_pat
         assert dialects._declared_elsewhere() is True, entry
     monkeypatch.setattr(sys, "path", [str(_plugin_path(tmp_path / "site", "[mmlint.dialects]\nplug = plugdialect\n"))])
     assert dialects._declared_elsewhere() is True
+
+    # names are matched case-insensitively, as importlib.metadata matches them
+    monkeypatch.setattr(sys, "path", [str(_plugin_path(tmp_path / "upper", "[mmlint.dialects]\nplug = plugdialect\n"))])
+    (tmp_path / "upper" / "plug-1.0.dist-info").rename(tmp_path / "upper" / "Plug-1.0.DIST-INFO")
+    assert dialects._declared_elsewhere() is True
+    # an entry that is not a str (a pathlib.Path; importlib.metadata takes it): no crash, importlib decides
+    monkeypatch.setattr(sys, "path", [tmp_path / "none"])
+    assert dialects._declared_elsewhere() is True
+    dialects._entry_points.cache_clear()
+    try:
+        assert dialects.names()[:3] == ["mm", "engramory", "workspace"]
+    finally:
+        dialects._entry_points.cache_clear()
 
     class Finder:
         @staticmethod

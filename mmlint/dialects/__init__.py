@@ -34,6 +34,7 @@ from functools import lru_cache
 from types import ModuleType
 
 from mmlint._record import Record
+from mmlint.textutil import fold_key
 
 BUILTIN: dict[str, str] = {
     "mm": "mmlint.dialects.mm",
@@ -96,8 +97,6 @@ class PathClaims:
         Raises:
             Unrepresentable: ``target`` collides with an earlier claim.
         """
-        from mmlint.textutil import fold_key
-
         key = fold_key(target)
         if key in self._seen:
             other_target, other_source = self._seen[key]
@@ -262,7 +261,11 @@ def _entry_points() -> dict[str, str]:
     scanning every distribution costs ~50 ms, three times a whole check of a
     small store, and most installs hold no third-party dialect.
     """
-    if not _declared_elsewhere():
+    try:
+        needed = _declared_elsewhere()
+    except Exception:  # an odd sys.path entry or finder: importlib.metadata decides
+        needed = True
+    if not needed:
         return {}
     try:
         from importlib.metadata import entry_points
@@ -279,10 +282,12 @@ def _declared_elsewhere() -> bool:
     :func:`names` and :func:`get` would use); ``False`` only when none can.
 
     Reads the ``entry_points.txt`` of every ``*.dist-info`` and
-    ``*.egg-info`` folder directly in a :data:`sys.path` folder, where
-    :mod:`importlib.metadata` finds them. Says ``True`` (ask
-    :mod:`importlib.metadata`) for what it does not read: a path entry that is
-    a file (a zip) or an ``.egg`` folder, a meta-path finder other than
+    ``*.egg-info`` folder (names compared case-insensitively) directly in a
+    :data:`sys.path` folder, where :mod:`importlib.metadata` finds them, and
+    parses it as :mod:`importlib.metadata` does (:func:`_declares_other`).
+    Says ``True`` (ask :mod:`importlib.metadata`) for what it does not read:
+    a path entry that is not a ``str``, one that is a file (a zip) or an
+    ``.egg`` folder, a meta-path finder other than
     :class:`importlib.machinery.PathFinder` that lists distributions, a file
     it cannot read.
     """
@@ -292,17 +297,20 @@ def _declared_elsewhere() -> bool:
         if finder is not PathFinder and getattr(finder, "find_distributions", None) is not None:
             return True
     for entry in sys.path:
+        if not isinstance(entry, str):
+            return True
         folder = entry or "."
-        if folder.endswith(".egg"):
+        if os.path.basename(folder).lower().endswith(".egg"):
             return True
         try:
             children = os.listdir(folder)
-        except NotADirectoryError:
-            return True
-        except OSError:  # missing or unreadable: importlib.metadata finds nothing there either
-            continue
+        except (OSError, ValueError):
+            if os.path.isfile(folder):
+                return True  # a zip: importlib.metadata lists its members
+            continue  # missing or unreadable: importlib.metadata finds nothing there either
         for child in children:
-            if child.endswith((".dist-info", ".egg-info")) and _declares_other(os.path.join(folder, child, "entry_points.txt")):
+            if child.lower().endswith((".dist-info", ".egg-info")) \
+                    and _declares_other(os.path.join(folder, child, "entry_points.txt")):
                 return True
     return False
 
@@ -311,7 +319,14 @@ def _declares_other(path: str) -> bool:
     """Whether the ``entry_points.txt`` at ``path`` names an entry point of
     :data:`ENTRY_POINT_GROUP` outside :data:`BUILTIN` (``True`` when the
     file exists but cannot be read or decoded; ``False`` when it is absent).
-    The file is INI: ``[group]`` headers, ``name = value`` lines."""
+
+    Read line by line as :mod:`importlib.metadata` reads it (its
+    ``Sectioned`` parser): each line stripped, blank lines and lines
+    starting with ``#`` skipped, a line that starts with ``[`` and ends with
+    ``]`` opens the section named by it without its brackets, any other line
+    is an entry ``name = value`` of the open section. A line of the group
+    without ``=`` counts as another name (:mod:`importlib.metadata` then
+    decides)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -326,13 +341,14 @@ def _declares_other(path: str) -> bool:
     except UnicodeDecodeError:
         return True
     inside = False
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("["):
-            inside = line == f"[{ENTRY_POINT_GROUP}]"
-        elif inside and "=" in line and not line.startswith(("#", ";")):
-            if line.partition("=")[0].strip() not in BUILTIN:
-                return True
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            inside = line.strip("[]") == ENTRY_POINT_GROUP
+        elif inside and line.partition("=")[0].strip() not in BUILTIN:
+            return True
     return False
 
 
