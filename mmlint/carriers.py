@@ -383,6 +383,38 @@ def make_origin(source: Any, model: Any, layouts: dict[str, tuple[str, bool, str
     return {"format": ORIGIN_FORMAT, "dialect": source.dialect, "profile": source.profile, "notes": notes, "index": index}
 
 
+def written_as(origin: dict[str, Any], dialect: str, profile: str | None) -> dict[str, Any]:
+    """``origin`` (a record, left as it is) with ``"as"``: the dialect and
+    profile of the store it is written into, ``[dialect, profile]``. Its
+    key sorts first, so :func:`origin_written_as` reads it from the file's
+    first bytes: detection takes the profile a store was converted to from
+    there (an engramory store converted to ``upstream`` from Claude Code
+    keeps Claude Code's ``metadata:`` blocks, which alone would read as
+    ``claude-code``)."""
+    return {**origin, "as": [dialect, profile]}
+
+
+def origin_written_as(head: str) -> tuple[str, str | None] | None:
+    """``(dialect, profile)`` from the ``"as"`` item at the start of an
+    :data:`ORIGIN_FILE`'s text ``head`` (its first bytes are enough, see
+    :func:`written_as`); ``None`` when the text does not open with one."""
+    import json
+
+    prefix = '{"as":['
+    if not head.startswith(prefix):
+        return None
+    end = head.find("]", len(prefix))
+    if end < 0 or end > 200:
+        return None
+    try:
+        got = json.loads(head[len(prefix) - 1:end + 1])
+    except ValueError:
+        return None
+    if len(got) != 2 or not isinstance(got[0], str) or not isinstance(got[1], (str, type(None))):
+        return None
+    return got[0], got[1]
+
+
 def origin_file(origin: dict[str, Any]) -> bytes:
     """The bytes of :data:`ORIGIN_FILE` (deterministic: the same record
     always gives the same bytes, so a store holding one converts to its own
@@ -417,6 +449,10 @@ def read_origin(data: bytes | None) -> dict[str, Any] | None:
             return None
     index = origin.get("index")
     if index is not None and not (isinstance(index, dict) and isinstance(index.get("data"), str) and isinstance(index.get("sig"), str)):
+        return None
+    written = origin.get("as")
+    if written is not None and not (isinstance(written, list) and len(written) == 2 and isinstance(written[0], str)
+                                    and isinstance(written[1], (str, type(None)))):
         return None
     return origin
 

@@ -62,6 +62,8 @@ def _check(root, target, tmp_path, strict=True):
     src = dialects.get(name).read(str(root), profile)
     rt = convert.round_trip(src, str(tmp_path), *target, convert_matrix.defaults_for(target, (name, profile)))
     key = (store_id(root), _target_id(target))
+    if rt.there.written:  # B is read as what it was converted to, so `mmlint convert B A` needs no --source-profile
+        assert api.choose(str(tmp_path / "b"))[:2] == (target[0], rt.there.profile)
     failed = rt.there if not rt.there.written else rt.back
     if failed is not None and not failed.written:
         codes = {("back:" if failed is rt.back else "") + r.code for r in failed.refusals}
@@ -136,3 +138,57 @@ def test_a_summary_that_would_read_back_as_another_hook_is_not_shown_as_one(tmp_
         rt = convert.round_trip(src, str(tmp_path / f"w{len(summary)}{summary[0]}"), "engramory", "recall-v1",
                                 {"created": "2026-01-01", "updated": "2026-01-01"})
         assert rt.there.written and rt.changed == [], (summary, rt.changed, rt.there.refusals)
+
+
+def test_the_written_as_item_opens_the_origin_file_and_a_bad_one_drops_the_record():
+    from mmlint import carriers
+
+    rec = {"format": carriers.ORIGIN_FORMAT, "dialect": "engramory", "profile": "claude-code", "notes": {}, "index": None}
+    data = carriers.origin_file(carriers.written_as(rec, "engramory", "upstream"))
+    assert "as" not in rec and data.startswith(b'{"as":["engramory","upstream"],')
+    assert carriers.origin_written_as(data[:40].decode()) == ("engramory", "upstream")
+    assert carriers.read_origin(data)["as"] == ["engramory", "upstream"]
+    for bad in (b'"x"', b'["engramory"]', b'[1,null]'):
+        assert carriers.read_origin(data.replace(b'["engramory","upstream"]', bad)) is None
+    for head in ('{"dialect":"engramory"}', '{"as":["engramory"', '{"as":[1,2],', '{"as":["mm",null],'):
+        assert carriers.origin_written_as(head) in (None, ("mm", None)), head
+    assert carriers.origin_written_as('{"as":["mm",null],"dialect":"x"}') == ("mm", None)
+
+
+@needs_corpus
+def test_a_claude_code_store_converted_to_upstream_converts_back_without_naming_its_profile(tmp_path):
+    # koenvue's descriptions open with a quote: read as YAML (claude-code) or as lines (upstream) they
+    # differ, so the way back read the upstream store as claude-code (its metadata: blocks) and refused
+    import shutil
+    import subprocess
+
+    from conftest import CORPUS, tree_bytes
+
+    src = tmp_path / "src"
+    shutil.copytree(CORPUS / "real" / "a-claude" / "koenvue", src)
+
+    def cli(*args):
+        proc = subprocess.run([sys.executable, "-m", "mmlint", *args], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return proc.stdout
+
+    cli("convert", str(src), str(tmp_path / "up"), "--to", "engramory", "--profile", "upstream",
+        "--default", "created=2026-01-01", "--default", "updated=2026-01-02")
+    assert "engramory (profile upstream)" in cli("detect", str(tmp_path / "up"))
+    cli("convert", str(tmp_path / "up"), str(tmp_path / "back"), "--to", "engramory", "--profile", "claude-code")
+    assert tree_bytes(tmp_path / "back") == tree_bytes(src)
+
+
+def test_a_refusal_about_dst_names_the_notes_of_the_source(tmp_path):
+    import subprocess
+
+    from conftest import FIXTURES
+
+    (tmp_path / "dst").mkdir()
+    (tmp_path / "dst" / "keep.txt").write_text("mine")
+    src = FIXTURES / "engramory" / "upstream" / "store"
+    notes = len(dialects.get("engramory").read(str(src), "upstream").notes)
+    proc = subprocess.run([sys.executable, "-m", "mmlint", "convert", str(src), str(tmp_path / "dst"), "--to", "workspace"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and "E_DEST_NOT_EMPTY" in proc.stdout + proc.stderr
+    assert f", {notes} notes]" in proc.stdout, proc.stdout

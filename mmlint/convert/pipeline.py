@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Callable
 
-from mmlint import dialects, tool_verify
+from mmlint import carriers, dialects, tool_verify
 from mmlint.convert import dest as dest_check
 from mmlint.convert import policy, transaction
 from mmlint.convert.plan import Plan
@@ -70,12 +70,12 @@ def _plan(source: Store, dest: str, dialect: str, profile: str | None, defaults:
             plan.swept = transaction.sweep_leftovers(dest)
         except OSError as exc:
             raise transaction.CannotConvert(f"cannot clean up after an earlier run next to {dest}: {exc.strerror or exc}") from None
+    plan.notes = len(source.notes)  # the plan's header names it, a refusal about DST too
     state, refusal = dest_check.check(dest, source.root, force)
     if refusal is not None:
         plan.refusals.append(refusal)
         return plan
     plan.removes = state.removes
-    plan.notes = len(source.notes)
     policy.blocking_problems(source, plan)
     if plan.refusals:
         return plan
@@ -97,6 +97,8 @@ def _plan(source: Store, dest: str, dialect: str, profile: str | None, defaults:
         policy.apply_defaults(model, target, profile, defaults or {}, plan)
         if made:
             policy.record_fills(model, plan)
+        if model.origin is not None:
+            model.origin = carriers.written_as(model.origin, dialect, profile)
         policy.native_only(source, allow, plan)
     files = policy.render_dropping(model, target, profile, allow, plan)
     if files is None:

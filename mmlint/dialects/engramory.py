@@ -236,7 +236,11 @@ def detect(root: str) -> Evidence | None:
     ledgers = [n for n in names if is_ledger(n)]
     history = [n for n in names if n.endswith("-history.md")]
     sampled = min(len(notes), 40)
-    if ledgers or history or (typed_prefix and typed_prefix == sampled):
+    written = _written_as(root, names)
+    if written is not None:
+        profile = written
+        reasons.append(f"{profile}: mmlint convert wrote it as {profile} ({carriers.ORIGIN_FILE})")
+    elif ledgers or history or (typed_prefix and typed_prefix == sampled):
         profile = "recall-v1"
         if ledgers:
             reasons.append(f"recall-v1: ledger {ledgers[0]}")
@@ -257,6 +261,24 @@ def detect(root: str) -> Evidence | None:
         profile = DEFAULT_PROFILE
         reasons.append(f"no profile-specific evidence; defaulting to {DEFAULT_PROFILE}")
     return Evidence(NAME, profile, score, reasons)
+
+
+def _written_as(root: str, names: list[str]) -> str | None:
+    """The engramory profile ``mmlint convert`` wrote the store at ``root``
+    in, from the ``"as"`` item its :data:`mmlint.carriers.ORIGIN_FILE` opens
+    with (:func:`mmlint.carriers.origin_written_as`), else ``None``. What the
+    notes show can read as another profile: a Claude Code store converted to
+    ``upstream`` keeps its ``metadata:`` blocks beside the ``created`` and
+    ``updated`` it gained, and one converted the other way keeps its dates."""
+    if carriers.ORIGIN_FILE not in names:
+        return None
+    path = os.path.join(root, carriers.ORIGIN_FILE)
+    if not is_store_file(root, path):
+        return None
+    got = carriers.origin_written_as(read_head(root, path, 256))
+    if got is None or got[0] != NAME or got[1] not in PROFILES:
+        return None
+    return got[1]
 
 
 # ---------------------------------------------------------------- reading
