@@ -245,3 +245,17 @@ def test_huge_index_still_round_trips_byte_for_byte(tmp_path):
     store = mod.read(str(tmp_path), "claude-code")
     assert store.index.line_count == 70_001 and store.index.size_bytes == len(data)
     assert mod.render(store, "claude-code")["MEMORY.md"] == data
+
+
+def test_a_pointer_markdown_does_not_read_still_gets_a_finding_at_its_line(tmp_path):
+    # found by a newcomer run: 21 nested brackets pass CommonMark's nesting limit in markdown-it
+    # (20), so the line is text; its [[a]] is an index wikilink, which P109 now reports, as it
+    # does a plain dangling [[wikilink]] pointer (both were silent)
+    from conftest import make_store
+
+    note = "---\nname: b\ndescription: d\ntype: user\n---\n\nx\n"
+    for line in ("- " + "[" * 21 + "a" + "]" * 21 + "(a.md) — h", "- [[missing-note]] — h"):
+        root = make_store(tmp_path / str(len(line)), {"MEMORY.md": f"# Memory Index\n\n{line}\n- [B](b.md) — b\n", "b.md": note})
+        mod = dialects.get("engramory")
+        found = rules.run(mod.read(str(root), "claude-code"), mod, rules.Options())
+        assert [(d.code, d.span.path, d.span.line) for d in found if d.code in ("P101", "P109")] == [("P109", "MEMORY.md", 3)], line

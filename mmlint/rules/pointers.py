@@ -352,16 +352,22 @@ def pointer_not_note(ctx: Context):
 
 @rule("P109", "dangling-wikilink", INFO)
 def dangling_wikilink(ctx: Context):
-    """A ``[[wikilink]]`` in a note names no note in the store.
+    """A ``[[wikilink]]`` in a note or in the index names no note in the store.
 
     Why: forward references are allowed, but a typo looks the same; this
-    lists them. Wikilinks resolve by file stem, then ignoring case and
+    lists them. In the index a wikilink is a pointer the agent reads, but no
+    validator follows it (P101 takes markdown links), so this is the only
+    finding that says it leads nowhere. Wikilinks resolve by file stem, then ignoring case and
     ``-``/``_``, then by the notes' ``name:`` values, then by the stem without
     a type prefix (``[[testing]]`` reaches ``feedback_testing.md``). In
     engramory a link is a flat slug: ``[[dir/slug]]`` reaches nothing.
     Bad: ``[[deploy-notes]]`` with no such note
     Good: ``[[deploy_notes]]`` naming ``deploy_notes.md``.
     """
+    for e in _entries(ctx, ("wikilink",)):
+        if e.resolution.kind == resolve.MISSING:
+            why = f": {e.resolution.reason}" if e.resolution.reason else ""
+            yield Finding(e.pointer_span or e.span, f"[[{echo(e.pointer or '')[1:-1]}]] names no note in the store{why}")
     for ref in _refs(ctx):
         if ref.kind == "wikilink" and ref.resolution.kind == resolve.MISSING:
             why = f": {ref.resolution.reason}" if ref.resolution.reason else ""
