@@ -271,10 +271,17 @@ def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem
         return inner, q
     close = value.find(q, 1)
     if close > 0:
+        # the line as it could be written: the value whole in the other quote, which it must not hold
+        # (nor a backslash in double quotes, where it escapes); shown as is (the engine escapes control
+        # characters in every hint), so it can be copied
+        other = "'" if q == '"' else '"'
+        fixed = f"{key}: {other}{value}{other}"
+        fits = other not in value and not (other == '"' and "\\" in value)
         problems.append(FMProblem("F102", f"value of {key!r} opens with a quoted part and goes on after it ({echo(value, 40)}): "
                                           "YAML rejects it, line-based readers keep the quotes", line, col,
-                                  hint="quote the whole value with the other quote character: " + echo(f"{key}: '{value}'", 80)
-                                  if ("'" if q == '"' else '"') not in value else "rephrase so the value does not start with a quote"))
+                                  hint="quote the whole value with the other quote character: "
+                                       + (fixed if len(fixed) <= 120 else fixed[:119] + "…")
+                                  if fits else "rephrase so the value does not start with a quote"))
         return value, None  # kept as written, as line-based readers keep it (issue 8)
     else:
         problems.append(FMProblem("F102", f"unclosed quote in frontmatter value for {key!r}", line, col,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -259,3 +260,20 @@ def test_a_pointer_markdown_does_not_read_still_gets_a_finding_at_its_line(tmp_p
         mod = dialects.get("engramory")
         found = rules.run(mod.read(str(root), "claude-code"), mod, rules.Options())
         assert [(d.code, d.span.path, d.span.line) for d in found if d.code in ("P101", "P109")] == [("P109", "MEMORY.md", 3)], line
+
+
+@pytest.mark.parametrize("value", ['"통과" 한마디 = 확인', "'a' b", '"a" b \\ c', '"x" and \'y\''])
+def test_the_f102_hint_is_a_line_yaml_reads_as_the_value_line_readers_keep(value):
+    # found by a newcomer: the hint quoted its suggestion as a message quotes store text
+    # (name: \'"통과"...\'), so it could not be copied; now it is the line itself
+    from ruamel.yaml import YAML
+
+    fm = frontmatter.parse(f"---\nname: {value}\n---\n")
+    hints = [p.hint for p in fm.problems if p.code == "F102"]
+    assert len(hints) == 1
+    prefix = "quote the whole value with the other quote character: "
+    if "'" in value and '"' in value:
+        assert hints[0] == "rephrase so the value does not start with a quote"
+        return
+    assert hints[0].startswith(prefix)
+    assert YAML(typ="safe").load(hints[0][len(prefix):]) == {"name": value}

@@ -294,7 +294,7 @@ def render_dropping(model: Store, target: Any, profile: str | None, allow: set[s
             base = exc.field.split(":", 1)[0]
             note = next((n for n in model.notes if n.path == exc.path), None)
             if note is None or (exc.field not in allow and base not in allow) or exc.field in ("slug", "aux"):
-                plan.refusals.append(Refusal("E_UNREPRESENTABLE", exc.path, f"{exc.field}: {exc.reason}", exc.field))
+                plan.refusals.append(Refusal("E_UNREPRESENTABLE", exc.path, exc.reason, exc.field))  # the field is shown beside it
                 return None
             if exc.field.startswith("extra:"):
                 key = exc.field[len("extra:"):].split(".", 1)[0]

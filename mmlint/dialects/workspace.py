@@ -54,7 +54,7 @@ def segment_problem(seg: str) -> str | None:
     """Why ``seg`` is not a safe path segment (spec "Path safety" layer 1),
     or ``None``. Length is counted in code points."""
     if seg in ("", ".", ".."):
-        return f"{seg!r} is not a name"
+        return "is empty, not a name" if not seg else "is a path step ('.' or '..'), not a name"
     bad = sorted({c for c in seg if c in _WINDOWS_ILLEGAL})
     if bad:
         return "contains " + " ".join(repr(c) for c in bad) + " (path separators or characters Windows forbids)"
