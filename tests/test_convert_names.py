@@ -209,3 +209,14 @@ def test_workspace_refuses_a_category_deeper_than_three(store, tmp_path):
     plan = convert.plan_conversion(_read(root, "engramory", "claude-code"), tmp_path / "o", "workspace")
     r = plan.refusals[0]
     assert (r.code, r.path, r.field) == ("E_UNREPRESENTABLE", "a/b/c/d/n.md", "category") and "4 folders deep" in r.message
+
+
+def test_a_dot_dot_note_name_is_refused_once_in_plain_words(tmp_path):
+    # '...md' has the slug '..': the refusal said "slug: name '..' '..' is not a name"
+    from conftest import make_store
+
+    root = make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n\n- [A](...md) — h\n",
+                                       "...md": "---\nname: a\ndescription: d\ntype: user\n---\n\nx\n"})
+    plan = convert.plan_conversion(dialects.get("engramory").read(str(root), "claude-code"), str(tmp_path / "d"), "workspace")
+    assert [(r.code, r.field, r.message) for r in plan.refusals] == [
+        ("E_UNREPRESENTABLE", "slug", "name '..' is a path step ('.' or '..'), not a name")]
