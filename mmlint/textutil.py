@@ -52,6 +52,28 @@ def fold_key(text: str) -> str:
     return unicodedata.normalize("NFC", text).casefold()
 
 
+def utf16_kind(data: bytes) -> str | None:
+    """``"UTF-16LE"`` or ``"UTF-16BE"`` when ``data`` looks like UTF-16 text
+    (a UTF-16 byte order mark, or, in its first 256 bytes, a NUL in at least
+    nine of ten bytes on one side and in at most one of ten on the other, as
+    mostly-ASCII text in UTF-16 has), else ``None``. Tools that read UTF-8
+    see such a file as NUL bytes and garbage."""
+    if data.startswith(b"\xff\xfe"):
+        return "UTF-16LE"
+    if data.startswith(b"\xfe\xff"):
+        return "UTF-16BE"
+    head = data[:256]
+    if len(head) < 8 or len(head) % 2:
+        return None
+    odd, even = head[1::2].count(0), head[0::2].count(0)
+    half = len(head) // 2
+    if odd * 10 >= half * 9 and even * 10 <= half:
+        return "UTF-16LE"
+    if even * 10 >= half * 9 and odd * 10 <= half:
+        return "UTF-16BE"
+    return None
+
+
 BOM = "\ufeff"
 BOM_BYTES = b"\xef\xbb\xbf"
 

@@ -277,3 +277,22 @@ def test_the_f102_hint_is_a_line_yaml_reads_as_the_value_line_readers_keep(value
         return
     assert hints[0].startswith(prefix)
     assert YAML(typ="safe").load(hints[0][len(prefix):]) == {"name": value}
+
+
+def test_a_utf16_index_and_an_index_folder_are_named_for_what_they_are(tmp_path):
+    # found by a newcomer run: a UTF-16 MEMORY.md read as "41 NUL byte(s) (an interrupted write?)"
+    # plus invalid UTF-8, and a folder named MEMORY.md as "no MEMORY.md index"
+    from conftest import make_store
+
+    note = "---\nname: b\ndescription: d\ntype: user\n---\n\nx\n"
+    mod = dialects.get("engramory")
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
+        root = make_store(tmp_path / encoding, {"MEMORY.md": "# Memory Index\n\n- [B](b.md) — x\n".encode(encoding), "b.md": note})
+        found = {d.code: d.message for d in rules.run(mod.read(str(root), "claude-code"), mod, rules.Options())}
+        assert "S106" not in found and found["S107"].startswith("the file is UTF-16"), (encoding, found)
+    crashed = make_store(tmp_path / "nul", {"MEMORY.md": b"\x00" * 64, "b.md": note})
+    found = {d.code: d.message for d in rules.run(mod.read(str(crashed), "claude-code"), mod, rules.Options())}
+    assert found["S107"] == "file holds entirely NUL bytes (an interrupted write?)"
+    folder = make_store(tmp_path / "dir", {"MEMORY.md/x.txt": "", "b.md": note})
+    found = {d.code: d.message for d in rules.run(mod.read(str(folder), "claude-code"), mod, rules.Options())}
+    assert found["I101"] == "MEMORY.md is a folder, not an index file: no index for 1 note(s)"

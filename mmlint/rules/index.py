@@ -54,7 +54,24 @@ def missing_index(ctx: Context):
     if store.index is None and store.notes:
         other = [p for p in store.files if p.lower() == "memory.md"]
         hint = f"rename {other[0]!r} to 'MEMORY.md' (the name is case-sensitive)" if other else "create MEMORY.md with a pointer to each note"
-        yield Finding(Span("MEMORY.md", 1, 1), f"no MEMORY.md index, but {len(store.notes)} note(s)", hint=hint)
+        msg = f"no MEMORY.md index, but {len(store.notes)} note(s)"
+        if not other and _folder_named_index(store.root):
+            msg = f"MEMORY.md is a folder, not an index file: no index for {len(store.notes)} note(s)"
+            hint = "move the folder aside and create MEMORY.md with a pointer to each note"
+        yield Finding(Span("MEMORY.md", 1, 1), msg, hint=hint)
+
+
+def _folder_named_index(root: str) -> bool:
+    """Whether ``root`` (a store read from disk) holds a folder, not a
+    symlink, named ``MEMORY.md`` (one ``lstat``; ``False`` for a store held
+    in memory)."""
+    import os
+    import stat
+
+    try:
+        return stat.S_ISDIR(os.lstat(os.path.join(root, "MEMORY.md")).st_mode)
+    except (OSError, ValueError, TypeError):
+        return False
 
 
 @rule("I102", "index-line-cap", ERROR, dialects=("mm", "engramory"))

@@ -10,7 +10,7 @@ import re
 
 from mmlint.model import Span
 from mmlint.rules import ERROR, INFO, SAFE, WARNING, Context, Finding, Fix, reader_rule, rule, shared
-from mmlint.textutil import count_lines, decode, echo, lazy_re
+from mmlint.textutil import count_lines, decode, echo, lazy_re, utf16_kind
 
 reader_rule("S101", "symlink-escape", ERROR, """
     A file in the store is a symlink whose target lies outside the store root.
@@ -117,25 +117,39 @@ def invalid_utf8(ctx: Context):
             continue  # ASCII is valid UTF-8
         dec = decode(rec.data)
         if dec.bad_bytes:
+            wide = utf16_kind(rec.data)
+            if wide is not None and b"\x00" in rec.data:
+                continue  # S107 reports the file as UTF-16
             line, col = _first_bad(dec.text)
-            yield Finding(Span(rec.path, line, col), f"{dec.bad_bytes} byte(s) are not valid UTF-8 (first at line {line})",
+            what = f"the file is {wide}, not UTF-8: " if wide else ""
+            yield Finding(Span(rec.path, line, col), f"{what}{dec.bad_bytes} byte(s) are not valid UTF-8 (first at line {line})",
                           hint="re-save the file as UTF-8")
 
 
 @rule("S107", "nul-bytes", ERROR, scope="file")
 def nul_bytes(ctx: Context):
-    """A note or the index contains NUL bytes: the mark of an interrupted write.
+    """A note or the index contains NUL bytes: the mark of an interrupted
+    write, or of a file saved as UTF-16 (said so when it looks like one).
 
     Why: a note zeroed by a crash reads as garbage or as empty; the memory is
-    lost unless restored from version control.
-    Bad: a file of 4,096 NUL bytes
-    Good: the note restored from history, or removed with its pointer.
+    lost unless restored from version control. A UTF-16 file reads as NUL
+    bytes and garbage to every tool, which reads UTF-8.
+    Bad: a file of 4,096 NUL bytes; ``MEMORY.md`` saved as "Unicode" by an
+    editor on Windows
+    Good: the note restored from history, or removed with its pointer; the
+    file re-saved as UTF-8.
     """
     for rec in shared.gated(ctx, _has_nul):
         if rec.kind in ("note", "index") and rec.data and b"\x00" in rec.data:
             dec = decode(rec.data)
             line, col = _first_bad(dec.text)
             n = rec.data.count(b"\x00")
+            wide = utf16_kind(rec.data)
+            if wide is not None:
+                yield Finding(Span(rec.path, line, col), f"the file is {wide}, not UTF-8: its {n} NUL byte(s) are halves of "
+                                                         "its characters, and the tools, which read UTF-8, see NUL bytes "
+                                                         "and garbage", hint="re-save the file as UTF-8")
+                continue
             what = "entirely NUL bytes" if n == len(rec.data) else f"{n} NUL byte(s)"
             yield Finding(Span(rec.path, line, col), f"file holds {what} (an interrupted write?)",
                           hint="restore the file from version control or a backup")
