@@ -146,3 +146,15 @@ def test_budget_exits_1_over_a_hard_cap_and_marks_the_note(tmp_path):
     proc = run("budget", str(root))
     assert proc.returncode == 1 and "100% OVER" in proc.stdout
     assert budget(root)["notes"][0]["overBudget"] is True
+
+
+def test_the_table_marks_notes_whose_pointers_lie_past_the_load_window(tmp_path):
+    # found by a newcomer: the JSON said "loaded": false, the table showed them like the others
+    note = "---\nname: n{0}\ndescription: d\ntype: user\n---\n\nFact {0}.\n"
+    files = {f"user_n{i}.md": note.format(i) for i in range(205)}
+    files["MEMORY.md"] = "".join(f"- [N{i}](user_n{i}.md) — fact {i}\n" for i in range(205))
+    root = make_store(tmp_path / "s", files)
+    out = run("budget", str(root), "--profile", "claude-code", cwd=tmp_path).stdout
+    marked = sorted(line.split()[0] for line in out.splitlines() if line.endswith(" not loaded"))
+    assert marked == sorted(f"user_n{i}.md" for i in range(200, 205))
+    assert "not loaded: the pointers of 5 notes lie past the load window" in out

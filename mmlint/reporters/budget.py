@@ -52,6 +52,13 @@ def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         else:
             where = "nothing is loaded at session start" if report["dialect"] == "workspace" else "no index"
         head.append(f"tokens each session: {_n(tk['alwaysLoaded'])} ({where}; {how})")
+    # a note whose every pointer lies past the load window: its index tokens are not loaded
+    entries = tk["entries"] if tk is not None else []
+    seen = {e["target"] for e in entries if e["loaded"]}
+    unloaded = {e["target"] for e in entries if not e["loaded"]} - seen
+    if unloaded:
+        head.append(f"not loaded: the pointers of {_count(len(unloaded), 'note', 'notes')} lie past the load window "
+                    "(marked 'not loaded')")
     unit_word = {"bodyChars": "chars", "bodyBytes": "body bytes", "noteBytes": "bytes"}
     table = []
     for n in report["notes"]:
@@ -59,7 +66,10 @@ def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         pct = f"{n['budgetUsedPct']}%" if n["budgetUsedPct"] is not None else "-"
         if n.get("overBudget"):
             pct += " OVER"
-        table.append([safe_path_text(n["path"]), _n(n["bodyChars"]), _n(n["noteBytes"]), budget, pct, _n(n.get("indexTokens"))])
+        tokens = _n(n.get("indexTokens"))
+        if n["path"] in unloaded:
+            tokens += " not loaded"
+        table.append([safe_path_text(n["path"]), _n(n["bodyChars"]), _n(n["noteBytes"]), budget, pct, tokens])
     return head, table
 
 
