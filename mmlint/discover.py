@@ -113,7 +113,7 @@ def find_store(cwd: str | None = None, env: dict[str, str] | None = None, home: 
     candidates = []
     for k, folder in enumerate(folders):
         up = "" if k == 0 else f" of the parent folder {folder}"
-        candidates += [("the current folder holds MEMORY.md" if k == 0 else f"the parent folder {folder} holds MEMORY.md",
+        candidates += [("a MEMORY.md in the current folder" if k == 0 else f"a MEMORY.md in the parent folder {folder}",
                         folder, True),
                        (f"a workspace store at ./memory/{up}", os.path.join(folder, "memory"), False),
                        (f"a project Claude Code folder at ./.claude/memory/{up}", os.path.join(folder, ".claude", "memory"), False)]

@@ -223,3 +223,17 @@ def test_a_ctrl_c_wrapped_by_class_creation_is_an_interruption(monkeypatch, caps
 
     with pytest.raises(RuntimeError, match="a bug"):
         cli.main(["rules"])
+
+
+@pytest.mark.parametrize("argv, usage", [
+    (["check", "--formt", "json", "."], "usage: mmlint check "),
+    (["convert", "a", "b", "--to", "mm", "--dryrun"], "usage: mmlint convert "),
+    (["--bogus"], "usage: mmlint [-h]"),
+])
+def test_an_unknown_flag_shows_the_usage_of_its_command(argv, usage, capsys, tmp_path, monkeypatch):
+    # found by a newcomer: `check --formt` printed the top-level usage (mmlint [-h] [--version] COMMAND)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.startswith(usage) and "unrecognized arguments" in err, err

@@ -44,6 +44,21 @@ class Parser(argparse.ArgumentParser):
             return self.formatter_class(prog=self.prog, width=80)
         return super()._get_formatter()
 
+    def parse_args(self, args=None, namespace=None):  # noqa: D401 - argparse API
+        # argparse reports an unknown flag with the usage of the top-level parser
+        # (``usage: mmlint [-h] [--version] COMMAND ...``); the command's own says what it takes
+        ns, extras = self.parse_known_args(args, namespace)
+        if extras:
+            (self._chosen(ns) or self).error("unrecognized arguments: " + " ".join(extras))
+        return ns
+
+    def _chosen(self, ns: argparse.Namespace) -> argparse.ArgumentParser | None:
+        """The subcommand parser ``ns`` names, if any."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return action.choices.get(getattr(ns, action.dest, None))
+        return None
+
     def error(self, message: str) -> None:  # noqa: D401 - argparse API
         self.print_usage(sys.stderr)
         sys.stderr.write(f"mmlint: error: {message}{self._suggestion(message)}\n")

@@ -1,10 +1,14 @@
 """``mmlint check --statistics``: how many diagnostics each rule produced.
 
 Text (any ``--format`` but json): one line per rule that fired,
-``COUNT<TAB>CODE<TAB>name``, e.g. ``3\\tP101\\tdangling-pointer``. With
-``--format json``: a JSON array of ``{"code", "name", "count"}`` objects.
-Rows are ordered by count, highest first, then by code. No diagnostics: no
-lines, or ``[]``.
+``COUNT<TAB>CODE<TAB>name<TAB>severity``, then ``<TAB>[*] fixable`` when
+``--fix`` would fix some of them (as the text report marks them: a safe fix,
+or any with ``--unsafe-fixes``), e.g. ``3\\tP106\\torphan-note\\terror\\t[*] fixable``.
+With ``--format json``: a JSON array of ``{"code", "name", "count",
+"severity", "fixable"}`` objects (``fixable``: how many). The severity is
+the highest among the rule's diagnostics (a configuration or profile may
+differ between stores). Rows are ordered by count, highest first, then by
+code. No diagnostics: no lines, or ``[]``.
 """
 
 from __future__ import annotations
@@ -16,12 +20,28 @@ from mmlint.reporters import Reporter
 from mmlint.reporters.json import dumps
 
 
+_RANK = {"error": 3, "warning": 2, "info": 1}
+
+
 def rows(result: Any) -> list[dict[str, Any]]:
-    """``[{"code": str, "name": str, "count": int}]`` for a
-    :class:`mmlint.api.CheckResult`, ordered as the module docs say."""
-    counts = Counter((d.code, d.name) for res in result.stores for d in res.diagnostics)
+    """``[{"code": str, "name": str, "count": int, "severity": str,
+    "fixable": int}]`` for a :class:`mmlint.api.CheckResult`, ordered as
+    the module docs say."""
+    unsafe = getattr(result, "unsafe_fixes", False)
+    counts: Counter = Counter()
+    fixable: Counter = Counter()
+    worst: dict[tuple[str, str], str] = {}
+    for res in result.stores:
+        for d in res.diagnostics:
+            key = (d.code, d.name)
+            counts[key] += 1
+            if d.fix and (d.fix["applicability"] == "safe" or unsafe):
+                fixable[key] += 1
+            if _RANK.get(d.severity, 0) > _RANK.get(worst.get(key, ""), 0):
+                worst[key] = d.severity
     ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0]))
-    return [{"code": code, "name": name, "count": n} for (code, name), n in ordered]
+    return [{"code": code, "name": name, "count": n, "severity": worst.get((code, name), "info"),
+             "fixable": fixable[(code, name)]} for (code, name), n in ordered]
 
 
 class StatisticsReporter(Reporter):
@@ -42,4 +62,5 @@ class StatisticsReporter(Reporter):
             stream.write(dumps(table, indent=2) + "\n")
             return
         for row in table:
-            stream.write(f"{row['count']}\t{row['code']}\t{row['name']}\n")
+            mark = "\t[*] fixable" if row["fixable"] else ""
+            stream.write(f"{row['count']}\t{row['code']}\t{row['name']}\t{row['severity']}{mark}\n")

@@ -62,15 +62,18 @@ def test_output_overwrites_and_unwritable_output_is_a_usage_error(store, tmp_pat
 def test_statistics_text(store, tmp_path):
     proc = run(str(store(BROKEN)), "--statistics", cwd=tmp_path)
     assert proc.returncode == 1
-    assert proc.stdout.decode().splitlines() == ["2\tP101\tdangling-pointer", "1\tP106\torphan-note"]
+    # ruff's --statistics shows what --fix would fix; the severity comes last, so the first three fields stay
+    assert proc.stdout.decode().splitlines() == ["2\tP101\tdangling-pointer\terror", "1\tP106\torphan-note\terror"]
+    proc = run(str(store(BROKEN)), "--statistics", "--unsafe-fixes", cwd=tmp_path)
+    assert proc.stdout.decode().splitlines()[1] == "1\tP106\torphan-note\terror\t[*] fixable"
 
 
 def test_statistics_json_and_output(store, tmp_path):
     root = store(BROKEN)
     proc = run(str(root), "--statistics", "--format", "json", cwd=tmp_path)
     assert proc.returncode == 1
-    assert json.loads(proc.stdout) == [{"code": "P101", "name": "dangling-pointer", "count": 2},
-                                       {"code": "P106", "name": "orphan-note", "count": 1}]
+    assert json.loads(proc.stdout) == [{"code": "P101", "name": "dangling-pointer", "count": 2, "severity": "error", "fixable": 0},
+                                       {"code": "P106", "name": "orphan-note", "count": 1, "severity": "error", "fixable": 0}]
     proc = run(str(root), "--statistics", "--output", "stats.txt", cwd=tmp_path)
     assert proc.stdout == b"" and (tmp_path / "stats.txt").read_text("utf-8").startswith("2\tP101\t")
 
