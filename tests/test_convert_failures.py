@@ -261,3 +261,19 @@ def test_two_processes_racing_into_one_new_dst(tmp_path):
     assert 2 in seen, seen  # at least one real race
     assert all(out == outputs[0] for out in outputs) and "MEMORY.md" in outputs[0]
     assert sorted(os.listdir(tmp_path)) == sorted([f"out{t}" for t in range(len(outputs))] + ["src"])
+
+
+def test_an_mm_index_over_its_caps_says_how_many_lines_are_carriers(tmp_path):
+    # found by a newcomer: 1000ssam's mm index would be 1,076 lines, 609 of them mmlint-* carriers,
+    # and the refusal named only the total
+    from conftest import make_store
+    from mmlint import convert, dialects
+
+    note = "---\nname: n{0}\ndescription: fact {0}\ntype: user\nmetadata:\n  originSessionId: s{0}\n---\n\nFact {0}.\n"
+    files = {f"user_n{i}.md": note.format(i) for i in range(60)}
+    files["MEMORY.md"] = "".join(f"- [Title {i}](user_n{i}.md) — hook {i}\n" for i in range(60))
+    src = dialects.get("engramory").read(str(make_store(tmp_path / "s", files)), "claude-code")
+    plan = convert.plan_conversion(src, str(tmp_path / "d"), "mm")
+    (ov,) = [r for r in plan.refusals if r.code == "E_INDEX_BUDGET_EXCEEDED"]
+    carried = ov.usage["index"]["carrierLines"]
+    assert 0 < carried < ov.usage["index"]["lines"] and f"{carried} of its lines are mmlint-* carrier lines" in ov.message
