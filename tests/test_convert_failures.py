@@ -277,3 +277,25 @@ def test_an_mm_index_over_its_caps_says_how_many_lines_are_carriers(tmp_path):
     (ov,) = [r for r in plan.refusals if r.code == "E_INDEX_BUDGET_EXCEEDED"]
     carried = ov.usage["index"]["carrierLines"]
     assert 0 < carried < ov.usage["index"]["lines"] and f"{carried} of its lines are mmlint-* carrier lines" in ov.message
+
+
+def test_a_conversion_whose_way_back_will_be_refused_says_so(tmp_path):
+    # found by a newcomer: 1000ssam (a 249-line index) converts to workspace "written and verified",
+    # and the way back is refused for the index it had all along
+    import json as json_
+
+    from conftest import make_store
+
+    note = "---\nname: n{0}\ndescription: fact {0}\ntype: user\n---\n\nFact {0}.\n"
+    files = {f"user_n{i}.md": note.format(i) for i in range(205)}
+    files["MEMORY.md"] = "".join(f"- [N{i}](user_n{i}.md) — fact {i}\n" for i in range(205))
+    src = make_store(tmp_path / "s", files)
+    proc = subprocess.run([sys.executable, "-m", "mmlint", "convert", str(src), str(tmp_path / "w"), "--to", "workspace",
+                           "--source-profile", "claude-code", "--format", "json"], capture_output=True, text=True)
+    doc = json_.loads(proc.stdout)
+    assert doc["written"] and doc["warnings"] == [
+        "the source index is over its own caps (205 lines > 200): converting back will be refused "
+        "(E_INDEX_BUDGET_EXCEEDED) until it is brought within them"]
+    back = subprocess.run([sys.executable, "-m", "mmlint", "convert", str(tmp_path / "w"), str(tmp_path / "b"),
+                           "--to", "engramory", "--profile", "claude-code"], capture_output=True, text=True)
+    assert back.returncode == 1 and "E_INDEX_BUDGET_EXCEEDED" in back.stdout

@@ -100,6 +100,7 @@ def _plan(source: Store, dest: str, dialect: str, profile: str | None, defaults:
         if model.origin is not None:
             model.origin = carriers.written_as(model.origin, dialect, profile)
         policy.native_only(source, allow, plan)
+        policy.one_way(source, plan)
     files = policy.render_dropping(model, target, profile, allow, plan)
     if files is None:
         return plan

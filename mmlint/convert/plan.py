@@ -51,7 +51,9 @@ class Plan:
     (:func:`mmlint.convert.transaction.sweep_leftovers`); ``removes`` every
     file (POSIX, relative to DST) of the old DST that ``--force`` replaces;
     ``backup`` where the replaced DST was kept (``--backup``), else
-    ``None``; ``notes`` counts the source's notes. Paths in ``fills``,
+    ``None``; ``notes`` counts the source's notes; ``warnings`` are
+    sentences about a conversion that goes ahead (the way back will be
+    refused: :func:`mmlint.convert.policy.one_way`). Paths in ``fills``,
     ``losses`` and ``refusals`` are source paths.
     """
 
@@ -71,6 +73,7 @@ class Plan:
     removes: list[str] = field(default_factory=list)
     backup: str | None = None
     notes: int = 0
+    warnings: list[str] = field(default_factory=list)
     written: bool = False
 
     @property

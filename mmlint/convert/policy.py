@@ -272,6 +272,25 @@ def make_origin(source: Store, model: Store) -> bool:
     return True
 
 
+def one_way(source: Store, plan: Plan) -> None:
+    """Warn (``plan.warnings``) when the source index is over its own
+    dialect's hard caps: the conversion goes ahead, but the way back gives
+    that index again and is refused (``E_INDEX_BUDGET_EXCEEDED``) until it
+    is brought within them (1000ssam-claude-config: 249 lines in a
+    200-line index)."""
+    idx = source.index
+    caps = getattr(dialects.get(source.dialect), "INDEX_CAPS", None) or {}
+    caps = caps.get(source.profile, caps) if source.profile else caps
+    lines, size = caps.get("lines"), caps.get("bytes")
+    if idx is None or not isinstance(lines, int) or not isinstance(size, int):
+        return
+    over = [f"{idx.line_count} lines > {lines}"] if idx.line_count > lines else []
+    over += [f"{idx.size_bytes} bytes > {size}"] if idx.size_bytes > size else []
+    if over:
+        plan.warnings.append(f"the source index is over its own caps ({' and '.join(over)}): converting back will be "
+                             "refused (E_INDEX_BUDGET_EXCEEDED) until it is brought within them")
+
+
 def record_fills(model: Store, plan: Plan) -> None:
     """Note in ``model.origin`` the fields the plan filled in, so the way
     back takes them back (:func:`mmlint.carriers.unfill`)."""

@@ -1,7 +1,7 @@
 """``mmlint convert`` output: the conversion plan as text or JSON.
 
 Text: the files to write (kind, bytes, path, source, budget use), carriers,
-fills, allowed losses, folders not copied, refusals with their metrics, and
+fills, allowed losses, folders not copied, warnings, refusals with their metrics, and
 the outcome; tables are drawn with rich when the stream is a terminal, as
 aligned plain text otherwise. Store text is escaped
 (:func:`mmlint.textutil.safe_path_text`).
@@ -132,6 +132,7 @@ def _members(plan: Any, dry_run: bool) -> dict[str, Any]:
         "notCopied": ({"path": p, "reason": r} for p, r in plan.not_copied),
         "swept": ({"path": p, "action": a} for p, a in plan.swept),
         "removes": iter(plan.removes),
+        "warnings": iter(plan.warnings),
         "backup": plan.backup,
         "refusals": ({"code": r.code, "path": r.path, "field": r.field, "message": r.message, "usage": r.usage}
                      for r in plan.refusals),
@@ -189,6 +190,8 @@ def print_plan(plan: Any, dry_run: bool, out: TextIO) -> None:
         out.write(f"removes: {len(plan.removes)} file(s) of the old DST, which --force replaces:\n")
         for p in plan.removes:
             out.write(f"  {esc(p)}\n")
+    for w in plan.warnings:
+        out.write(f"warning: {esc(w)}\n")
     for r in plan.refusals:
         field = f" [{r.field}]" if r.field else ""
         out.write(f"refused: {r.code} {esc(r.path)}{field}: {esc(r.message)}\n")
