@@ -722,8 +722,10 @@ class Facts:
     renames it into place, or drops it. It ends with the hash of its rows
     (a damaged or truncated file is not used at all), and a file of another
     format, mmlint, code stamp or context is not used either: every fact is
-    then derived again. A worker process of ``--jobs`` (a fork) records
-    nothing. Errors writing it are ignored.
+    then derived again. A worker process of ``--jobs`` (a fork) writes
+    nothing: it keeps what it records (:meth:`worker_rows`), which the
+    parent writes when the worker sends it back (:meth:`merge`). Errors
+    writing the file are ignored.
 
     Args:
         text: the entry's name text (:func:`slot_text`).
@@ -738,6 +740,7 @@ class Facts:
         self.ctx = ctx
         self._shas = shas
         self._pid = os.getpid()
+        self._forked: dict[str, dict[str, list]] = {}  # in a forked worker: what it recorded, for the parent
         self._reuse = reuse
         self._old: dict[str, dict[str, list]] | None = None  # loaded when a rule first asks (_previous)
         self._rows: dict[str, list] = {}  # rows of ``_kind`` not written yet
@@ -795,9 +798,27 @@ class Facts:
             self._old = _load_facts(self.text, self.ctx) if self._reuse else {}
         return self._old
 
+    def worker_rows(self) -> dict[str, dict[str, list]]:
+        """In a forked ``--jobs`` worker: kind -> rows it recorded (what
+        :meth:`put`, :meth:`put_store` and the carrying-over of :meth:`take`
+        gave), for its parent's :meth:`merge`; ``{}`` in the process that
+        owns the file."""
+        return self._forked if os.getpid() != self._pid else {}
+
+    def merge(self, rows: Any) -> None:
+        """Record ``rows`` (a worker's :meth:`worker_rows`) as if recorded
+        here; anything else is ignored."""
+        if isinstance(rows, dict):
+            for kind, table in rows.items():
+                if isinstance(kind, str) and isinstance(table, dict):
+                    self._add(kind, table)
+
     def _add(self, kind: str, rows: dict[str, list]) -> None:
-        if os.getpid() != self._pid or self._tmp == "" or not rows:
-            return  # a forked worker (its rows would interleave with the parent's), or the file failed
+        if self._tmp == "" or not rows:
+            return  # the file failed
+        if os.getpid() != self._pid:  # a forked worker: its rows would interleave with the parent's in the file
+            self._forked.setdefault(kind, {}).update(rows)
+            return
         if self._kind != kind:
             self._flush()
             self._kind = kind

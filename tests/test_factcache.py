@@ -343,3 +343,23 @@ def test_a_check_that_misses_holds_neither_the_old_entry_nor_unasked_facts(tmp_p
     (root / "note-2.md").write_text(_note(2, "Changed again.\n"))
     warm = api.check([str(root)], profile="upstream", cache=True)
     assert len(loads) == 1 and _dump(warm) == _dump(api.check([str(root)], profile="upstream"))
+
+
+def test_what_a_jobs_worker_records_reaches_the_parents_facts_file(tmp_path, monkeypatch):
+    # found by review: with --jobs, an H101 run in a forked worker recorded nothing, and the parent
+    # then removed the facts file, so the next check derived every note's shingles again
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(tmp_path / "c"))
+    shas = {"a.md": "1" * 32, "b.md": "2" * 32}
+    facts = cache.Facts("slot", "ctx", shas)
+    parent = os.getpid()
+    monkeypatch.setattr(os, "getpid", lambda: parent + 1)  # as in a forked worker
+    facts.put("H101", "a.md", "0000000a")
+    facts.put_store("H101", [0.7])
+    sent = facts.worker_rows()
+    monkeypatch.setattr(os, "getpid", lambda: parent)
+    assert facts.worker_rows() == {} and not list((tmp_path / "c").rglob("*.facts"))  # nothing written by the worker
+    facts.merge(sent)
+    facts.merge("not rows")  # ignored
+    facts.close()
+    again = cache.Facts("slot", "ctx", shas)
+    assert again.take("H101", ["a.md", "b.md"]) == {"a.md": "0000000a"} and again.get_store("H101") == [0.7]

@@ -567,7 +567,11 @@ def _findings(active: list[Rule], views: dict[str, Context], store: Store, optio
 
     from mmlint import outside
 
-    got = parallel.run_tasks(len(whole) + shards, run_one, jobs, outside.current, outside.merge, _pack, _unpack)
+    facts = views[STORE].facts  # a cached check: a store rule run in a worker sends its facts back
+    extra, merge = outside.current, outside.merge
+    if facts is not None:
+        extra, merge = (lambda: (outside.current(), facts.worker_rows())), (lambda st: (outside.merge(st[0]), facts.merge(st[1])))
+    got = parallel.run_tasks(len(whole) + shards, run_one, jobs, extra, merge, _pack, _unpack)
     found: list[list[Diagnostic]] = [[] for _ in active]
     for t, ks in enumerate(whole):
         for k, ds in zip(ks, got[t]):
