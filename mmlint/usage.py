@@ -65,7 +65,8 @@ def index_usage(data: bytes, lines_cap: int | None, bytes_cap: int | None, entri
 _NAMED = 5
 
 
-def index_overflow(data: bytes, lines_cap: int, bytes_cap: int, entries: list[tuple[int, int, str]]) -> Refusal | None:
+def index_overflow(data: bytes, lines_cap: int, bytes_cap: int, entries: list[tuple[int, int, str]],
+                   carried: int = 0) -> Refusal | None:
     """An ``E_INDEX_BUDGET_EXCEEDED`` refusal when the serialized index
     ``data`` is over ``lines_cap`` lines or ``bytes_cap`` bytes, else ``None``.
 
@@ -73,7 +74,10 @@ def index_overflow(data: bytes, lines_cap: int, bytes_cap: int, entries: list[tu
     notes' entries in ``data`` (1-based). The refusal's ``usage`` is
     ``{"index": index_usage(...) + {"pastCap": [note paths]}}``: the notes
     whose entry ends past a cap (a loader that stops at the cap never sees
-    them), the ones to consolidate, merge or remove first.
+    them), the ones to consolidate, merge or remove first. ``carried``: how
+    many of the lines are ``mmlint-*`` carrier lines (an mm index holding
+    values its entries have no field for); when not 0 the message says so
+    and ``usage["index"]["carrierLines"]`` holds it.
     """
     usage = index_usage(data, lines_cap, bytes_cap, len(entries))
     if not usage["overBudget"]:
@@ -90,6 +94,10 @@ def index_overflow(data: bytes, lines_cap: int, bytes_cap: int, entries: list[tu
         parts.append(f"{usage['bytes']} bytes > {bytes_cap} (over by {usage['overflowBytes']})")
     named = ", ".join(past[:_NAMED]) + (f" and {len(past) - _NAMED} more" if len(past) > _NAMED else "")
     where = f"; {len(past)} note(s) would fall past the cap: {named}" if past else ""
+    if carried:
+        usage["carrierLines"] = carried
+        where += (f"; {carried} of its lines are mmlint-* carrier lines (values an mm entry has no field for, such as "
+                  "a name, title, type or index hook, kept for the way back)")
     return Refusal("E_INDEX_BUDGET_EXCEEDED", "MEMORY.md",
                    "the index would exceed its hard limit: " + " and ".join(parts) + where +
                    "; consolidate or remove notes before converting (never truncate)", usage={"index": usage})

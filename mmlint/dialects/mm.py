@@ -760,15 +760,10 @@ def budget_overflows(store: Store, files: dict[str, bytes], profile: str | None 
         by_topic = {topic_for(n): n.path for n in store.notes}
         starts = [line for line, _ in parsed] + [use["MEMORY.md"]["lines"] + 1]
         spans = [(line, nxt - 1, by_topic.get(topic, topic)) for (line, topic), nxt in zip(parsed, starts[1:])]
-        ov = index_overflow(files["MEMORY.md"], INDEX_CAPS["lines"], INDEX_CAPS["bytes"], spans)
+        # the lines a store from another dialect needs for values an mm entry has no field for
+        carried = files["MEMORY.md"].count(b"\n- **" + carriers.PREFIX.encode())
+        ov = index_overflow(files["MEMORY.md"], INDEX_CAPS["lines"], INDEX_CAPS["bytes"], spans, carried)
         if ov is not None:
-            carried = sum(1 for line in files["MEMORY.md"].split(b"\n") if line.startswith(b"- **" + carriers.PREFIX.encode()))
-            if carried:
-                # the lines a store from another dialect needs for values an mm entry has no field for
-                ov.usage["index"]["carrierLines"] = carried
-                ov.message = ov.message.replace("; consolidate", f"; {carried} of its lines are {carriers.PREFIX}* carrier lines "
-                                                              "(values an mm entry has no field for, such as a name, title, "
-                                                              "type or index hook, kept for the way back); consolidate", 1)
             out.append(ov)
     return out
 
