@@ -401,8 +401,8 @@ def origin_written_as(head: str) -> tuple[str, str | None] | None:
     import json
 
     prefix = '{"as":['
-    if not head.startswith(prefix):
-        return None
+    if not head.startswith(prefix) or f',"format":"{ORIGIN_FORMAT}",' not in head:
+        return None  # the keys are sorted: "as", "dialect", "format" come first
     end = head.find("]", len(prefix))
     if end < 0 or end > 200:
         return None

@@ -54,7 +54,8 @@ class Refused(MmlintError):
 
     def __init__(self, plan: Any):
         first = plan.refusals[0] if plan.refusals else None
-        what = f"{first.code} {first.path}: {first.message}" if first is not None else "refused"
+        field = f" [{first.field}]" if first is not None and getattr(first, "field", None) else ""
+        what = f"{first.code} {first.path}{field}: {first.message}" if first is not None else "refused"
         more = f" (and {len(plan.refusals) - 1} more)" if len(plan.refusals) > 1 else ""
         super().__init__(what + more)
         self.plan = plan

@@ -158,3 +158,12 @@ def test_the_table_marks_notes_whose_pointers_lie_past_the_load_window(tmp_path)
     marked = sorted(line.split()[0] for line in out.splitlines() if line.endswith(" not loaded"))
     assert marked == sorted(f"user_n{i}.md" for i in range(200, 205))
     assert "not loaded: the pointers of 5 notes lie past the load window" in out
+
+
+def test_the_not_loaded_line_counts_notes_only(tmp_path):
+    # found by review: dangling targets past the window were counted as notes
+    note = "---\nname: n{0}\ndescription: d\ntype: user\n---\n\nFact {0}.\n"
+    files = {f"user_n{i}.md": note.format(i) for i in range(203)}
+    files["MEMORY.md"] = "".join(f"- [N{i}](user_n{i}.md) — fact {i}\n" for i in range(203)) + "- [Gone](gone.md) — x\n"
+    out = run("budget", str(make_store(tmp_path / "s", files)), "--profile", "claude-code", cwd=tmp_path).stdout
+    assert "not loaded: the pointers of 3 notes lie past the load window" in out

@@ -299,3 +299,20 @@ def test_a_conversion_whose_way_back_will_be_refused_says_so(tmp_path):
     back = subprocess.run([sys.executable, "-m", "mmlint", "convert", str(tmp_path / "w"), str(tmp_path / "b"),
                            "--to", "engramory", "--profile", "claude-code"], capture_output=True, text=True)
     assert back.returncode == 1 and "E_INDEX_BUDGET_EXCEEDED" in back.stdout
+
+
+def test_a_refused_plan_gives_no_warning_about_the_way_back_and_refused_names_the_field(tmp_path):
+    from conftest import make_store
+    from mmlint import convert, dialects
+    from mmlint.errors import Refused
+
+    note = "---\nname: n{0}\ndescription: fact {0}\ntype: user\n---\n\nFact {0}.\n"
+    files = {f"user_n{i}.md": note.format(i) for i in range(205)}
+    files["MEMORY.md"] = "".join(f"- [N{i}](user_n{i}.md) — fact {i}\n" for i in range(205))
+    src = dialects.get("engramory").read(str(make_store(tmp_path / "s", files)), "claude-code")
+    plan = convert.plan_conversion(src, str(tmp_path / "d"), "mm")
+    assert plan.refusals and plan.warnings == []  # the way there is refused: nothing to say of the way back
+    dots = make_store(tmp_path / "dots", {"MEMORY.md": "# Memory Index\n\n- [A](...md) — h\n",
+                                          "...md": "---\nname: a\ndescription: d\ntype: user\n---\n\nx\n"})
+    plan = convert.plan_conversion(dialects.get("engramory").read(str(dots), "claude-code"), str(tmp_path / "w"), "workspace")
+    assert str(Refused(plan)).startswith("E_UNREPRESENTABLE ...md [slug]: name '..' is a path step")

@@ -146,13 +146,15 @@ def test_the_written_as_item_opens_the_origin_file_and_a_bad_one_drops_the_recor
     rec = {"format": carriers.ORIGIN_FORMAT, "dialect": "engramory", "profile": "claude-code", "notes": {}, "index": None}
     data = carriers.origin_file(carriers.written_as(rec, "engramory", "upstream"))
     assert "as" not in rec and data.startswith(b'{"as":["engramory","upstream"],')
-    assert carriers.origin_written_as(data[:40].decode()) == ("engramory", "upstream")
+    assert carriers.origin_written_as(data[:120].decode()) == ("engramory", "upstream")
     assert carriers.read_origin(data)["as"] == ["engramory", "upstream"]
     for bad in (b'"x"', b'["engramory"]', b'[1,null]'):
         assert carriers.read_origin(data.replace(b'["engramory","upstream"]', bad)) is None
-    for head in ('{"dialect":"engramory"}', '{"as":["engramory"', '{"as":[1,2],', '{"as":["mm",null],'):
-        assert carriers.origin_written_as(head) in (None, ("mm", None)), head
-    assert carriers.origin_written_as('{"as":["mm",null],"dialect":"x"}') == ("mm", None)
+    fmt = f',"format":"{carriers.ORIGIN_FORMAT}",'
+    for head in ('{"dialect":"engramory"}', '{"as":["engramory"' + fmt, '{"as":[1,2]' + fmt,
+                 '{"as":["engramory","recall-v1"]}'):  # the last: no record of mmlint's (found by review)
+        assert carriers.origin_written_as(head) is None, head
+    assert carriers.origin_written_as('{"as":["mm",null],"dialect":"x"' + fmt) == ("mm", None)
 
 
 @needs_corpus
@@ -192,3 +194,17 @@ def test_a_refusal_about_dst_names_the_notes_of_the_source(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 1 and "E_DEST_NOT_EMPTY" in proc.stdout + proc.stderr
     assert f", {notes} notes]" in proc.stdout, proc.stdout
+
+
+def test_a_copy_into_the_same_profile_says_where_the_record_is_now(tmp_path):
+    # found by review: a store converted to upstream, then copied as recall-v1 into recall-v1, kept
+    # "as": upstream in its record, and detection read the copy as upstream
+    from conftest import FIXTURES
+
+    src = dialects.get("engramory").read(str(FIXTURES / "engramory" / "claude-code" / "store"), "claude-code")
+    defaults = convert_matrix.defaults_for(("engramory", "upstream"), ("engramory", "claude-code"))
+    assert convert.plan_conversion(src, str(tmp_path / "up"), "engramory", "upstream", defaults).written
+    up = dialects.get("engramory").read(str(tmp_path / "up"), "recall-v1")
+    assert convert.plan_conversion(up, str(tmp_path / "rv"), "engramory", "recall-v1").written
+    assert (tmp_path / "rv" / ".mmlint-origin.json").read_bytes().startswith(b'{"as":["engramory","recall-v1"],')
+    assert api.choose(str(tmp_path / "rv"))[:2] == ("engramory", "recall-v1")

@@ -289,7 +289,9 @@ def test_a_utf16_index_and_an_index_folder_are_named_for_what_they_are(tmp_path)
     for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
         root = make_store(tmp_path / encoding, {"MEMORY.md": "# Memory Index\n\n- [B](b.md) — x\n".encode(encoding), "b.md": note})
         found = {d.code: d.message for d in rules.run(mod.read(str(root), "claude-code"), mod, rules.Options())}
-        assert "S106" not in found and found["S107"].startswith("the file is UTF-16"), (encoding, found)
+        assert found["S107"].startswith("the file is UTF-16"), (encoding, found)
+        if encoding == "utf-16":  # its byte order mark is not UTF-8; S107 may be off (found by review)
+            assert found["S106"].startswith("the file is UTF-16"), (encoding, found)
     crashed = make_store(tmp_path / "nul", {"MEMORY.md": b"\x00" * 64, "b.md": note})
     found = {d.code: d.message for d in rules.run(mod.read(str(crashed), "claude-code"), mod, rules.Options())}
     assert found["S107"] == "file holds entirely NUL bytes (an interrupted write?)"

@@ -97,10 +97,9 @@ def _plan(source: Store, dest: str, dialect: str, profile: str | None, defaults:
         policy.apply_defaults(model, target, profile, defaults or {}, plan)
         if made:
             policy.record_fills(model, plan)
-        if model.origin is not None:
-            model.origin = carriers.written_as(model.origin, dialect, profile)
         policy.native_only(source, allow, plan)
-        policy.one_way(source, plan)
+    if model.origin is not None:  # also for a copy into the same profile: a record passed on says where it is now
+        model.origin = carriers.written_as(model.origin, dialect, profile)
     files = policy.render_dropping(model, target, profile, allow, plan)
     if files is None:
         return plan
@@ -116,6 +115,8 @@ def _plan(source: Store, dest: str, dialect: str, profile: str | None, defaults:
     step("render", 1, 1)
     if plan.refusals:
         return plan
+    if not same:
+        policy.one_way(source, plan)
     step("verify", 0, 1)
     policy.verify(source, model, target, profile, files, allow, plan)
     if plan.refusals or dry_run:

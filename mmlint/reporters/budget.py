@@ -55,7 +55,7 @@ def rows(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     # a note whose every pointer lies past the load window: its index tokens are not loaded
     entries = tk["entries"] if tk is not None else []
     seen = {e["target"] for e in entries if e["loaded"]}
-    unloaded = {e["target"] for e in entries if not e["loaded"]} - seen
+    unloaded = ({e["target"] for e in entries if not e["loaded"]} - seen) & {n["path"] for n in report["notes"]}
     if unloaded:
         head.append(f"not loaded: the pointers of {_count(len(unloaded), 'note', 'notes')} lie past the load window "
                     "(marked 'not loaded')")

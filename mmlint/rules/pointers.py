@@ -352,12 +352,13 @@ def pointer_not_note(ctx: Context):
 
 @rule("P109", "dangling-wikilink", INFO)
 def dangling_wikilink(ctx: Context):
-    """A ``[[wikilink]]`` in a note or in the index names no note in the store.
+    """A ``[[wikilink]]`` in a note, or a wikilink pointer in an engramory
+    index, names no note in the store.
 
     Why: forward references are allowed, but a typo looks the same; this
-    lists them. In the index a wikilink is a pointer the agent reads, but no
-    validator follows it (P101 takes markdown links), so this is the only
-    finding that says it leads nowhere. Wikilinks resolve by file stem, then ignoring case and
+    lists them. In an engramory index a wikilink is a pointer the agent
+    reads, but no validator follows it (P101 takes markdown links), so this
+    is the only finding that says it leads nowhere. Wikilinks resolve by file stem, then ignoring case and
     ``-``/``_``, then by the notes' ``name:`` values, then by the stem without
     a type prefix (``[[testing]]`` reaches ``feedback_testing.md``). In
     engramory a link is a flat slug: ``[[dir/slug]]`` reaches nothing.

@@ -118,8 +118,6 @@ def invalid_utf8(ctx: Context):
         dec = decode(rec.data)
         if dec.bad_bytes:
             wide = utf16_kind(rec.data)
-            if wide is not None and b"\x00" in rec.data:
-                continue  # S107 reports the file as UTF-16
             line, col = _first_bad(dec.text)
             what = f"the file is {wide}, not UTF-8: " if wide else ""
             yield Finding(Span(rec.path, line, col), f"{what}{dec.bad_bytes} byte(s) are not valid UTF-8 (first at line {line})",
