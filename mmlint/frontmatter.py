@@ -250,7 +250,7 @@ def _is_fence(line: str) -> bool:
     return line.rstrip(" \t\r") == "---"
 
 
-def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem]) -> tuple[str, str | None]:
+def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem], indent: str = "") -> tuple[str, str | None]:
     q = value[0]
     if len(value) >= 2 and value[-1] == q:
         inner = value[1:-1]
@@ -275,7 +275,7 @@ def _unquote(value: str, key: str, line: int, col: int, problems: list[FMProblem
         # (nor a backslash in double quotes, where it escapes); shown as is (the engine escapes control
         # characters in every hint), so it can be copied
         other = "'" if q == '"' else '"'
-        fixed = f"{key}: {other}{value}{other}"
+        fixed = f"{indent}{key}: {other}{value}{other}"  # a nested key keeps its indentation
         fits = other not in value and not (other == '"' and "\\" in value)
         problems.append(FMProblem("F102", f"value of {key!r} opens with a quoted part and goes on after it ({echo(value, 40)}): "
                                           "YAML rejects it, line-based readers keep the quotes", line, col,
@@ -400,7 +400,7 @@ def parse(text: str, known: dict[str, tuple[Any, str | None]] | None = None) -> 
         elif vstrip[0] in "[{":
             it.kind = "yaml"
         elif vstrip[0] in "'\"":
-            it.value, it.quote = _unquote(vstrip, key, lineno, value_col, problems)
+            it.value, it.quote = _unquote(vstrip, key, lineno, value_col, problems, indent)
         else:
             it.value = vstrip
         items.append(it)

@@ -277,6 +277,9 @@ def test_the_f102_hint_is_a_line_yaml_reads_as_the_value_line_readers_keep(value
         return
     assert hints[0].startswith(prefix)
     assert YAML(typ="safe").load(hints[0][len(prefix):]) == {"name": value}
+    nested = frontmatter.parse(f"---\nmetadata:\n  owner: {value}\n---\n")  # keeps its indentation (found by review)
+    (hint,) = [p.hint for p in nested.problems if p.code == "F102"]
+    assert YAML(typ="safe").load("metadata:\n" + hint[len(prefix):]) == {"metadata": {"owner": value}}
 
 
 def test_a_utf16_index_and_an_index_folder_are_named_for_what_they_are(tmp_path):
