@@ -194,3 +194,28 @@ def test_a_merge_still_writes_checks_and_installs(tmp_path):
     assert plan.written and not plan.refusals
     back = read(tmp_path / "out")
     assert len(back.notes) == 40 and len(back.index.entries) == 40
+
+
+def test_a_merge_into_a_folder_refuses_to_replace_what_it_would_not_keep(tmp_path):
+    # found by a newcomer run: merging into an existing store replaced the folder with the merged
+    # store, so its .git/, .obsidian/, node_modules/, empty folders went, and a symlink became a copy
+    import os
+
+    from mmlint.merging.stores import unkept
+
+    src = make_store(tmp_path / "s", {"MEMORY.md": "- [A](a.md) — a\n", "a.md": NOTE.format("a", "a")})
+    dst = make_store(tmp_path / "d", {"MEMORY.md": "- [B](b.md) — b\n", "b.md": NOTE.format("b", "b"),
+                                      ".git/HEAD": "ref", ".obsidian/app.json": "{}", "node_modules/x/i.js": "m", "t.txt": "t"})
+    (dst / "empty").mkdir()
+    os.symlink("t.txt", dst / "alias.txt")
+    assert unkept(str(dst), read(dst)) == [".git/", ".obsidian/", "alias.txt", "empty/", "node_modules/"]
+    before = sorted(str(p.relative_to(dst)) for p in dst.rglob("*"))
+    for extra in ([], ["--dry-run"]):
+        p = cli("merge", str(src), str(dst), *extra)
+        assert p.returncode == 1 and "E_DEST_NOT_EMPTY" in p.stdout and ".git/, .obsidian/" in p.stdout, p.stdout + p.stderr
+    assert sorted(str(p.relative_to(dst)) for p in dst.rglob("*")) == before and os.path.islink(dst / "alias.txt")
+    for name in (".git", ".obsidian", "node_modules", "empty", "alias.txt"):
+        shutil.rmtree(dst / name) if (dst / name).is_dir() and not (dst / name).is_symlink() else (dst / name).unlink()
+    assert unkept(str(dst), read(dst)) == []
+    p = cli("merge", str(src), str(dst))
+    assert p.returncode == 0 and sorted(os.listdir(dst)) == ["MEMORY.md", "a.md", "b.md", "t.txt"], p.stdout

@@ -282,6 +282,15 @@ def _write(plan: StoreMerge, files: dict[str, bytes], note_paths: set[str], stor
         if inside(os.path.realpath(s.root), os.path.realpath(dest)) or inside(os.path.realpath(dest), os.path.realpath(s.root)):
             _refuse(plan, "E_DEST_NOT_EMPTY", dest, f"destination overlaps the source store {s.root}")
             return plan
+    if into and state == "full":
+        lost = unkept(dest, stores[0])
+        if lost:
+            shown = ", ".join(lost[:6]) + (f" and {len(lost) - 6} more" if len(lost) > 6 else "")
+            _refuse(plan, "E_DEST_NOT_EMPTY", dest,
+                    f"the destination holds what the merged store would not keep: {shown}; the merge replaces the "
+                    "folder with the merged store, so merge into a new folder (name this one among the sources) "
+                    "or move these aside", {"unkept": lost})
+            return plan
     parent = os.path.dirname(dest) or "."
     if not dry_run:
         transaction.sweep_leftovers(dest)
@@ -321,6 +330,46 @@ def _write(plan: StoreMerge, files: dict[str, bytes], note_paths: set[str], stor
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def unkept(dest: str, store: Any) -> list[str]:
+    """What in the folder ``dest`` a merge into it would not write back,
+    ``store`` being ``dest`` as its reader read it: a file the reader did not
+    read (in a folder the walk skips, such as ``.git/`` or ``.obsidian/``,
+    or unreadable), a symlink (the merge writes what it points at as a
+    file), anything that is not a file or a folder, an empty folder.
+    Store-relative POSIX paths, one per top-level entry holding any (a
+    folder with a ``/``: ``.git/``), sorted; symlinks are not followed."""
+    import stat
+
+    lost: set[str] = set()
+
+    def top(rel: str, folder: bool) -> str:
+        head, sep, _ = rel.partition("/")
+        return head + "/" if sep or folder else head
+
+    def walk(path: str, rel: str) -> None:
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            lost.add(top(rel, True))
+            return
+        if not entries and rel:
+            lost.add(top(rel, True))
+        for e in entries:
+            sub = f"{rel}/{e.name}" if rel else e.name
+            try:
+                mode = e.stat(follow_symlinks=False).st_mode
+            except OSError:
+                lost.add(top(sub, False))
+                continue
+            if stat.S_ISDIR(mode):
+                walk(e.path, sub)
+            elif not stat.S_ISREG(mode) or sub not in store.files or store.files[sub].data is None:
+                lost.add(top(sub, False))
+
+    walk(dest, "")
+    return sorted(lost)
 
 
 def _check(plan: StoreMerge, back: Any, files: dict[str, bytes], note_paths: set[str], mod: Any, caps: dict[str, int],
