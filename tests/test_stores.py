@@ -105,3 +105,15 @@ def test_both_folder_name_spellings_decode(tmp_path):
     assert projects.decode_project(seps_only) == [str(proj)]
     assert projects.decode_project(projects.encode(str(proj))) == [str(proj)]
     assert projects.naive_decode("-home-u--claude-x") == "/home/u/.claude/x"
+
+
+def test_a_home_that_is_not_a_folder_and_a_schema_export_that_cannot_be_written_exit_2(tmp_path):
+    # found by a newcomer run: `stores --home /missing` said "0 Claude Code stores" with exit 0, and
+    # `schema --export FILE` ended in a FileExistsError traceback
+    import subprocess
+    import sys
+
+    (tmp_path / "file").write_text("x")
+    for argv in (["stores", "--home", str(tmp_path / "missing")], ["schema", "--export", str(tmp_path / "file")]):
+        proc = subprocess.run([sys.executable, "-m", "mmlint", *argv], capture_output=True, text=True)
+        assert proc.returncode == 2 and proc.stderr.startswith("mmlint: ") and "Traceback" not in proc.stderr, proc.stderr

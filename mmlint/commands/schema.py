@@ -23,10 +23,15 @@ def run(args: argparse.Namespace) -> int:
     from mmlint.validate import load_schema, schema_names
 
     if args.export:
-        os.makedirs(args.export, exist_ok=True)
-        for name in schema_names():
-            with open(os.path.join(args.export, f"{name}.json"), "w", encoding="utf-8") as fh:
-                fh.write(json.dumps(load_schema(name), ensure_ascii=False, indent=2) + "\n")
+        try:
+            os.makedirs(args.export, exist_ok=True)
+            for name in schema_names():
+                with open(os.path.join(args.export, f"{name}.json"), "w", encoding="utf-8") as fh:
+                    fh.write(json.dumps(load_schema(name), ensure_ascii=False, indent=2) + "\n")
+        except OSError as exc:  # a file where the folder should be, a folder that cannot be made or written
+            from mmlint.textutil import safe_path_text
+
+            raise api.CheckError(f"--export {safe_path_text(args.export)}: {exc.strerror or exc}") from None
         print(f"wrote {len(schema_names())} schemas to {args.export}")
         return EXIT_OK
     if not args.name:

@@ -1,9 +1,11 @@
 """``mmlint stores [--home DIR]``: every Claude Code store under
 ``<home>/.claude/projects/*/memory/``, its project, and which are stranded
-(:mod:`mmlint.stores`). Exit 0, also when stores are flagged."""
+(:mod:`mmlint.stores`). Exit 0, also when stores are flagged; 2 for a
+``--home`` that is not a folder."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 from mmlint.commands import EXIT_OK
@@ -26,6 +28,11 @@ def run(args: argparse.Namespace) -> int:
     from mmlint import stores
     from mmlint.reporters import stores as out
 
+    if args.home is not None and not os.path.isdir(args.home):  # a mistyped --home is not "no stores"
+        from mmlint.errors import CheckError
+        from mmlint.textutil import safe_path_text
+
+        raise CheckError(f"--home {safe_path_text(args.home)}: not a folder")
     doc = stores.document(args.home)
     (out.print_json if args.format == "json" else out.print_text)(doc, sys.stdout)
     return EXIT_OK
