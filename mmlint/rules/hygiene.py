@@ -315,18 +315,20 @@ def not_updated(ctx: Context):
 # ---------------------------------------------------------------- H105
 
 
-def _drift_fix(ctx: Context, drifted: list[tuple[Any, Note]]) -> Fix | None:
-    """One edit rewriting every drifted pointer line's hook to its note's
-    description, every other byte kept; ``None`` when a description cannot be
-    put on a pointer line safely or the index would grow past a cap."""
+def _drift_fix(ctx: Context, drifted: list[tuple[Any, Note]]) -> tuple[Fix | None, set[int]]:
+    """``(fix, lines)``: one edit rewriting every drifted pointer line's hook
+    to its note's description, every other byte kept, and the index lines it
+    rewrites; ``(None, set())`` when no description can be put on a pointer
+    line safely or the index would grow past a cap. A line whose description
+    cannot go there (markup, a backslash, a line break) is left as it is."""
     from mmlint.rules.index import dialect_index_caps
 
     idx = ctx.store.index
     rec = ctx.store.files.get(idx.path) if idx is not None else None
     if rec is None or rec.data is None or idx.newline == "\r":
-        return None  # a CR-only index: line numbers and lines do not line up; S111 fixes it first
+        return None, set()  # a CR-only index: line numbers and lines do not line up; S111 fixes it first
     lines = idx.text.split("\n")
-    changed = 0
+    changed: set[int] = set()
     for e, n in drifted:
         desc = n.summary.strip()
         if not desc or any(c in desc for c in "[]<>`\\\r\n|") or "http" in desc.lower() or "  " in desc:
@@ -340,17 +342,17 @@ def _drift_fix(ctx: Context, drifted: list[tuple[Any, Note]]) -> Fix | None:
         if not core.endswith(e.hook):
             continue
         lines[e.line - 1] = core[: len(core) - len(e.hook)] + desc + body[len(core):] + cr
-        changed += 1
+        changed.add(e.line)
     if not changed:
-        return None
+        return None, set()
     new = "\n".join(lines).encode("utf-8", "surrogateescape")
     if idx.bom:
         new = b"\xef\xbb\xbf" + new
     caps = dialect_index_caps(ctx.dialect, ctx.store.profile, ctx.options.caps)
     limits = [c for c in (caps.get("bytes"), ctx.options.caps.get("load_bytes", 25_000) if ctx.store.profile == "claude-code" else None) if c]
     if any(len(new) > c >= len(rec.data) for c in limits):
-        return None
-    return Fix(f"rewrite {changed} drifted pointer hook(s) to the notes' descriptions", {idx.path: new})
+        return None, set()
+    return Fix(f"rewrite {len(changed)} drifted pointer hook(s) to the notes' descriptions", {idx.path: new}), changed
 
 
 def _surely_placeholder(hook: str) -> bool:
@@ -406,11 +408,12 @@ def index_drift(ctx: Context):
         s = similarity.containment(hook_g, similarity.char_grams(n.summary))
         if s < threshold:
             drifted.append((e, n, s))
-    fix = _drift_fix(ctx, [(e, n) for e, n, _ in drifted]) if drifted else None
+    fix, rewritten = _drift_fix(ctx, [(e, n) for e, n, _ in drifted]) if drifted else (None, set())
     for e, n, s in drifted:
+        # the fix goes with the findings whose line it rewrites: --fix counts what it fixed by them
         yield Finding(e.span, f"hook {echo(e.hook, 50)} no longer matches the description of {echo(n.path)} "
-                      f"(similarity {s:.2f} < {threshold:.2f})", hint="restate the description in the hook", fix=fix,
-                      anchor=e.target)
+                      f"(similarity {s:.2f} < {threshold:.2f})", hint="restate the description in the hook",
+                      fix=fix if e.line in rewritten else None, anchor=e.target)
 
 
 # ---------------------------------------------------------------- H106
