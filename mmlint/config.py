@@ -446,6 +446,8 @@ def _check_profile(path: str, key: str, dialect: str | None, profile: str) -> No
     names = [dialect] if dialect else dialects.names()
     if any(profile in dialects.get(n).PROFILES for n in names):
         return
+    from mmlint.suggest import did_you_mean
+
     known = sorted({p for n in names for p in dialects.get(n).PROFILES})
-    where = f"dialect {dialect!r}" if dialect else "any dialect"
-    raise ConfigError(path, key, f"{where} has no profile {profile!r}; profiles: {', '.join(known) or 'none'}")
+    what = f"dialect {dialect!r} has no profile {profile!r}" if dialect else f"no dialect has a profile {profile!r}"
+    raise ConfigError(path, key, f"{what}{did_you_mean(profile, known)}; profiles: {', '.join(known) or 'none'}")

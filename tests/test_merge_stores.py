@@ -219,3 +219,18 @@ def test_a_merge_into_a_folder_refuses_to_replace_what_it_would_not_keep(tmp_pat
     assert unkept(str(dst), read(dst)) == []
     p = cli("merge", str(src), str(dst))
     assert p.returncode == 0 and sorted(os.listdir(dst)) == ["MEMORY.md", "a.md", "b.md", "t.txt"], p.stdout
+
+
+def test_a_renamed_note_is_named_where_it_is_written_and_dst_keeps_its_mode(tmp_path):
+    # found by a newcomer run: "same name 'x' kept in x.md, x.md" (the second is written as x-2.md),
+    # and the merged store replaced DST with a folder of the default mode
+    import os
+
+    a = make_store(tmp_path / "a", {"MEMORY.md": "- [X](x.md) — x\n", "x.md": NOTE.format("x", "one")})
+    b = make_store(tmp_path / "b", {"MEMORY.md": "- [X](x.md) — x\n", "x.md": NOTE.format("x", "two")})
+    os.chmod(a, 0o750)
+    p = cli("merge", str(b), str(a), "--resolve", "rename", "--format", "json")
+    assert p.returncode == 0, p.stdout + p.stderr
+    (collision,) = json.loads(p.stdout)["nameCollisions"]
+    assert sorted(n["path"] for n in collision["notes"]) == ["x-2.md", "x.md"]
+    assert os.stat(a).st_mode & 0o777 == 0o750

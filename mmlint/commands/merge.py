@@ -76,13 +76,14 @@ def print_text(plan, dry_run: bool) -> None:
     if plan.refusals:
         print(f"refused: nothing written to {sp(plan.dest)}")
         for r in plan.refusals:
-            print(f"  {r.code} {sp(r.path)}: {echo(r.message, 400)[1:-1]}")
+            print(f"  {r.code} {sp(r.path)}: {sp(r.message)}")  # a sentence, not a value: escaped, not quoted
             if r.usage:
                 print(f"    usage: {usage_text(r.usage)}")
         return
     notes = sum(1 for p in plan.files if p != "MEMORY.md")
     verb = "would merge" if dry_run else "merged"
-    print(f"{verb} {len(plan.sources)} {plan.dialect} stores into {sp(plan.dest)}: {notes} files and the index")
+    count = f"{len(plan.sources)} {plan.dialect} store{'s' if len(plan.sources) != 1 else ''}"
+    print(f"{verb} {count} into {sp(plan.dest)}: {notes} files and the index")
     for path, roots in plan.kept_once:
         print(f"  kept once (identical): {sp(path)}")
     for root, path, why in plan.dropped:

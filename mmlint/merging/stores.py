@@ -200,7 +200,7 @@ def merge_stores(stores: list[Any], dest: str, resolve: str | None = None, dry_r
                     note_paths.discard(other[1])
                     drops_of[other[0]].add(other[1])
                 elif resolve == "rename":
-                    plan.name_collisions.append((name, [other, (s.root, path)]))
+                    plan.name_collisions.append((name, [other, (s.root, out)]))  # out: where it is written
                 else:
                     _refuse(plan, "E_NAME_COLLISION", path, f"name {name!r} is {other[1]} in {other[0]} and {path} in {s.root}; "
                             "pass --resolve first|last|rename")
@@ -316,6 +316,8 @@ def _write(plan: StoreMerge, files: dict[str, bytes], note_paths: set[str], stor
             for r in plan.refusals[before:]:
                 r.message = "as written beside DST: " + r.message
             return plan
+        if state != "absent":  # the merged store takes the place, and the mode, of the folder it replaces
+            os.chmod(tmp, os.stat(dest).st_mode & 0o7777)
         old, _ = transaction.install(tmp, dest, "absent" if state == "absent" else "full")
         tmp = ""
         if old is not None:
