@@ -237,3 +237,10 @@ def test_an_unknown_flag_shows_the_usage_of_its_command(argv, usage, capsys, tmp
         cli.main(argv)
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.startswith(usage) and "unrecognized arguments" in err, err
+
+
+def test_the_rule_list_shows_no_rst_markup(capsys):
+    # found by a newcomer run: 69 lines of `mmlint rules` showed ``detailMaxBytes``-style literals
+    assert cli.main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert "``" not in out and "'detailMaxBytes'" in out

@@ -32,5 +32,5 @@ def run(args: argparse.Namespace) -> int:
             dialects = r["dialects"] or ["all"]
             where = ",".join(d + ("[" + ",".join(r["profiles"]) + "]" if r["profiles"] and d == "engramory" else "")
                              for d in dialects)
-            print(f"{r['code']}  {r['name']:<26} {r['severity']:<8} {where:<28} {r['summary']}")
+            print(f"{r['code']}  {r['name']:<26} {r['severity']:<8} {where:<28} {ruledocs.plain(r['summary'])}")
     return EXIT_OK
