@@ -373,6 +373,14 @@ def _check(path: str, table: dict[str, Any]) -> dict[str, Any]:
         e = errors[0]
         key = pre + re.sub(r"\.(\d+)(?=\.|$)", r"[\1]", ".".join(e.pointer.strip("/").split("/")))
         message = e.message
+        top = e.pointer.strip("/")
+        if e.keyword in ("oneOf", "anyOf") and top and "/" not in top:
+            # "... is not valid under any of the given schemas" says nothing of what is: the key's own words do
+            from mmlint.validate import load_schema
+
+            said = load_schema(SCHEMA).get("properties", {}).get(top, {}).get("description")
+            if said:
+                message = f"{message.split(' is not valid', 1)[0]} is not allowed here: {said}"
         if e.keyword == "additionalProperties" and "/" not in e.pointer.strip("/"):
             from mmlint.suggest import did_you_mean
 

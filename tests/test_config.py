@@ -240,3 +240,17 @@ def test_explicit_pyproject_without_table_is_an_error(repo, tmp_path):
     other = write(tmp_path / "elsewhere" / "pyproject.toml", '[project]\nname = "x"\n')
     proc = run("check", str(repo / "mem"), "--config", str(other))
     assert proc.returncode == 2 and ": tool.mmlint: no [tool.mmlint] table" in proc.stderr
+
+
+def test_a_value_no_alternative_takes_is_explained_by_the_keys_description(tmp_path):
+    # found by a newcomer run: jobs = "many" said only "is not valid under any of the given schemas"
+    import subprocess
+    import sys
+
+    from conftest import make_store
+
+    root = make_store(tmp_path / "s", {"MEMORY.md": "- [A](a.md) — a\n", "a.md": "---\nname: a\ndescription: d\ntype: user\n---\n\nx\n",
+                                       ".mmlint.toml": 'jobs = "many"\n'})
+    proc = subprocess.run([sys.executable, "-m", "mmlint", "check", str(root)], capture_output=True, text=True)
+    assert proc.returncode == 2 and "'many' is not allowed here: Processes the rules run on" in proc.stderr, proc.stderr
+    assert "given schemas" not in proc.stderr
