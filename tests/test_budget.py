@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, make_store, modules_after, needs_corpus
+from conftest import CORPUS, indexed_notes, make_store, modules_after, needs_corpus
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
 from cases import CC, ENG, MM, MM_INDEX, WS, N, idx, with_  # noqa: E402
@@ -148,22 +148,23 @@ def test_budget_exits_1_over_a_hard_cap_and_marks_the_note(tmp_path):
     assert budget(root)["notes"][0]["overBudget"] is True
 
 
+#: A user note of ``indexed_notes`` stores.
+_NOTE = "---\nname: n{0}\ndescription: d\ntype: user\n---\n\nFact {0}.\n"
+
+
 def test_the_table_marks_notes_whose_pointers_lie_past_the_load_window(tmp_path):
     # found by a newcomer: the JSON said "loaded": false, the table showed them like the others
-    note = "---\nname: n{0}\ndescription: d\ntype: user\n---\n\nFact {0}.\n"
-    files = {f"user_n{i}.md": note.format(i) for i in range(205)}
-    files["MEMORY.md"] = "".join(f"- [N{i}](user_n{i}.md) — fact {i}\n" for i in range(205))
-    root = make_store(tmp_path / "s", files)
+    root = indexed_notes(tmp_path / "s", 205, _NOTE.format)
     out = run("budget", str(root), "--profile", "claude-code", cwd=tmp_path).stdout
     marked = sorted(line.split()[0] for line in out.splitlines() if line.endswith(" not loaded"))
-    assert marked == sorted(f"user_n{i}.md" for i in range(200, 205))
+    assert marked == sorted(f"n{i}.md" for i in range(200, 205))
     assert "not loaded: the pointers of 5 notes lie past the load window" in out
 
 
 def test_the_not_loaded_line_counts_notes_only(tmp_path):
     # found by review: dangling targets past the window were counted as notes
-    note = "---\nname: n{0}\ndescription: d\ntype: user\n---\n\nFact {0}.\n"
-    files = {f"user_n{i}.md": note.format(i) for i in range(203)}
-    files["MEMORY.md"] = "".join(f"- [N{i}](user_n{i}.md) — fact {i}\n" for i in range(203)) + "- [Gone](gone.md) — x\n"
-    out = run("budget", str(make_store(tmp_path / "s", files)), "--profile", "claude-code", cwd=tmp_path).stdout
+    root = indexed_notes(tmp_path / "s", 203, _NOTE.format)
+    with open(root / "MEMORY.md", "a", encoding="utf-8") as fh:
+        fh.write("- [Gone](gone.md) — x\n")
+    out = run("budget", str(root), "--profile", "claude-code", cwd=tmp_path).stdout
     assert "not loaded: the pointers of 3 notes lie past the load window" in out

@@ -263,16 +263,18 @@ def test_two_processes_racing_into_one_new_dst(tmp_path):
     assert sorted(os.listdir(tmp_path)) == sorted([f"out{t}" for t in range(len(outputs))] + ["src"])
 
 
+#: A user note of ``indexed_notes`` stores.
+_NOTE = "---\nname: n{0}\ndescription: fact {0}\ntype: user\n---\n\nFact {0}.\n"
+
+
 def test_an_mm_index_over_its_caps_says_how_many_lines_are_carriers(tmp_path):
     # found by a newcomer: 1000ssam's mm index would be 1,076 lines, 609 of them mmlint-* carriers,
     # and the refusal named only the total
-    from conftest import make_store
+    from conftest import indexed_notes
     from mmlint import convert, dialects
 
     note = "---\nname: n{0}\ndescription: fact {0}\ntype: user\nmetadata:\n  originSessionId: s{0}\n---\n\nFact {0}.\n"
-    files = {f"user_n{i}.md": note.format(i) for i in range(60)}
-    files["MEMORY.md"] = "".join(f"- [Title {i}](user_n{i}.md) — hook {i}\n" for i in range(60))
-    src = dialects.get("engramory").read(str(make_store(tmp_path / "s", files)), "claude-code")
+    src = dialects.get("engramory").read(str(indexed_notes(tmp_path / "s", 60, note.format)), "claude-code")
     plan = convert.plan_conversion(src, str(tmp_path / "d"), "mm")
     (ov,) = [r for r in plan.refusals if r.code == "E_INDEX_BUDGET_EXCEEDED"]
     carried = ov.usage["index"]["carrierLines"]
@@ -284,12 +286,9 @@ def test_a_conversion_whose_way_back_will_be_refused_says_so(tmp_path):
     # and the way back is refused for the index it had all along
     import json as json_
 
-    from conftest import make_store
+    from conftest import indexed_notes
 
-    note = "---\nname: n{0}\ndescription: fact {0}\ntype: user\n---\n\nFact {0}.\n"
-    files = {f"user_n{i}.md": note.format(i) for i in range(205)}
-    files["MEMORY.md"] = "".join(f"- [N{i}](user_n{i}.md) — fact {i}\n" for i in range(205))
-    src = make_store(tmp_path / "s", files)
+    src = indexed_notes(tmp_path / "s", 205, _NOTE.format)
     proc = subprocess.run([sys.executable, "-m", "mmlint", "convert", str(src), str(tmp_path / "w"), "--to", "workspace",
                            "--source-profile", "claude-code", "--format", "json"], capture_output=True, text=True)
     doc = json_.loads(proc.stdout)
@@ -302,14 +301,11 @@ def test_a_conversion_whose_way_back_will_be_refused_says_so(tmp_path):
 
 
 def test_a_refused_plan_gives_no_warning_about_the_way_back_and_refused_names_the_field(tmp_path):
-    from conftest import make_store
+    from conftest import indexed_notes, make_store
     from mmlint import convert, dialects
     from mmlint.errors import Refused
 
-    note = "---\nname: n{0}\ndescription: fact {0}\ntype: user\n---\n\nFact {0}.\n"
-    files = {f"user_n{i}.md": note.format(i) for i in range(205)}
-    files["MEMORY.md"] = "".join(f"- [N{i}](user_n{i}.md) — fact {i}\n" for i in range(205))
-    src = dialects.get("engramory").read(str(make_store(tmp_path / "s", files)), "claude-code")
+    src = dialects.get("engramory").read(str(indexed_notes(tmp_path / "s", 205, _NOTE.format)), "claude-code")
     plan = convert.plan_conversion(src, str(tmp_path / "d"), "mm")
     assert plan.refusals and plan.warnings == []  # the way there is refused: nothing to say of the way back
     dots = make_store(tmp_path / "dots", {"MEMORY.md": "# Memory Index\n\n- [A](...md) — h\n",
