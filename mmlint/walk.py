@@ -70,6 +70,8 @@ def _open_regular(path: str) -> tuple[int | None, os.stat_result | None, str]:
         st = os.stat(path)
     except OSError as exc:
         return None, None, exc.strerror or str(exc)
+    if stat.S_ISDIR(st.st_mode):
+        return None, None, "is a folder, not a file"
     if not stat.S_ISREG(st.st_mode):
         return None, None, "not a regular file (a FIFO, socket or device is never opened)"
     try:

@@ -254,3 +254,15 @@ def test_a_value_no_alternative_takes_is_explained_by_the_keys_description(tmp_p
     proc = subprocess.run([sys.executable, "-m", "mmlint", "check", str(root)], capture_output=True, text=True)
     assert proc.returncode == 2 and "'many' is not allowed here: Processes the rules run on" in proc.stderr, proc.stderr
     assert "given schemas" not in proc.stderr
+
+
+def test_a_config_path_that_is_a_folder_says_so(tmp_path):
+    # found by a newcomer run: --config DIR said "not a regular file (a FIFO, socket or device ...)"
+    import subprocess
+    import sys
+
+    from conftest import make_store
+
+    root = make_store(tmp_path / "s", {"MEMORY.md": "- [A](a.md) — a\n", "a.md": "---\nname: a\ndescription: d\ntype: user\n---\n\nx\n"})
+    proc = subprocess.run([sys.executable, "-m", "mmlint", "check", str(root), "--config", str(tmp_path)], capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stderr.rstrip().endswith("is a folder, not a file"), proc.stderr
