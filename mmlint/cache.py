@@ -908,7 +908,7 @@ def _load_facts(text: str, ctx: str) -> dict[str, dict[str, list]]:
         start = raw.find(b',"rows":[') + len(b',"rows":[')
         tail = raw[-_SUM_TAIL:]
         if start < len(b',"rows":[') or not tail.startswith(b'],"sum":"') \
-                or _blake2b()(raw[start:-_SUM_TAIL], digest_size=16).hexdigest().encode("ascii") != tail[9:41]:
+                or _blake2b()(memoryview(raw)[start:-_SUM_TAIL], digest_size=16).hexdigest().encode("ascii") != tail[9:41]:
             return {}
         body = raw.decode("ascii")  # written with ensure_ascii
         del raw  # the bytes, the text and the parsed rows would otherwise be held at once (3 x ~3 MB at 20,000 notes)

@@ -20,7 +20,11 @@ from mmlint.reporters import Reporter
 from mmlint.reporters.json import dumps
 
 
-_RANK = {"error": 3, "warning": 2, "info": 1}
+def _rank(severity: str) -> int:
+    """Position of ``severity`` in :data:`mmlint.rules.SEVERITIES` (worst first)."""
+    from mmlint.rules import SEVERITIES
+
+    return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
 
 
 def rows(result: Any) -> list[dict[str, Any]]:
@@ -37,7 +41,7 @@ def rows(result: Any) -> list[dict[str, Any]]:
             counts[key] += 1
             if d.fix and (d.fix["applicability"] == "safe" or unsafe):
                 fixable[key] += 1
-            if _RANK.get(d.severity, 0) > _RANK.get(worst.get(key, ""), 0):
+            if key not in worst or _rank(d.severity) < _rank(worst[key]):
                 worst[key] = d.severity
     ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0]))
     return [{"code": code, "name": name, "count": n, "severity": worst.get((code, name), "info"),
