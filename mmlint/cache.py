@@ -80,8 +80,12 @@ changed ones only. H101 keeps each note's shingles and, when no two notes
 were near-duplicates, that conclusion: after a few notes changed it
 compares only those with the others instead of joining every note again
 (a changed note that does pair sends it back to the whole join). The facts
-file is written as the rules run and ends with the hash of its rows; a
-truncated or damaged file, or one of another mmlint, is not used at all.
+file is written as the rules run, a line per chunk of rows, and ends with
+the hash of its rows; it is read a line at a time, so neither the old
+table nor the new one is held (:class:`Facts`); a truncated or damaged
+file, or one of another mmlint, is not used at all. Which notes changed,
+H101 takes from the per-note table (:attr:`Facts.changed`) and checks
+against the facts.
 
 The cache is never trusted for a store read by a third-party dialect
 (its code is not in the stamp): such stores are always checked in full.
@@ -116,7 +120,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Iterator
 
 #: The cache entry format; bumped when the JSON shape changes.
-FORMAT = 6
+FORMAT = 7
 #: A recorded ``stat`` is trusted only for a file whose ``mtime`` and
 #: ``ctime`` are this much older than the check that recorded it (ns):
 #: more than the coarsest common timestamp granularity (2 s on FAT) plus
@@ -709,23 +713,29 @@ class Facts:
     after one note changed derives it for that note only, and what a rule
     concluded over all notes (H101: no two are near-duplicates).
 
-    :meth:`take` answers the facts recorded by the previous check under the
-    same :func:`facts_context` for notes whose bytes hash the same (and
-    carries them over); :meth:`put` records one just derived;
-    :meth:`get_store` and :meth:`put_store` do the same for what a rule
-    concluded over the whole store (not carried over: a rule records it
-    again when it still holds). Facts are JSON values: the rule that
-    derives a fact encodes and decodes it.
+    :meth:`each` streams the facts recorded by the previous check under the
+    same :func:`facts_context` for notes whose bytes hash the same, a chunk
+    at a time, and carries them over as it goes; :meth:`put` records one
+    just derived; :meth:`get_store` and :meth:`put_store` do the same for
+    what a rule concluded over the whole store (not carried over: a rule
+    records it again when it still holds); :meth:`restart` drops what this
+    check recorded. Facts are JSON values: the rule that derives a fact
+    encodes and decodes it. Neither the previous table nor the new one is
+    ever held in memory: at 20,000 notes H101's would take ~8 MiB.
 
-    The file is written as the rules run, a few hundred rows at a time, to
-    a temporary file (the table is never held in memory); :meth:`close`
-    renames it into place, or drops it. It ends with the hash of its rows
-    (a damaged or truncated file is not used at all), and a file of another
-    format, mmlint, code stamp or context is not used either: every fact is
-    then derived again. A worker process of ``--jobs`` (a fork) writes
-    nothing: it keeps what it records (:meth:`worker_rows`), which the
-    parent writes when the worker sends it back (:meth:`merge`). Errors
-    writing the file are ignored.
+    **The file** (:data:`FORMAT` 7): a header line (format, code stamp,
+    entry name text, context) ending ``"rows":[``; one line per chunk of a
+    few hundred rows, ``[kind,{path:[hash,fact]}]`` (after the first with
+    a leading comma); a last line ``],"store":{kind:fact},"sum":"<hex>"}``,
+    where the sum is BLAKE2b-128 of the chunk lines and the store text. The
+    whole is one JSON document, and a reader takes it a line at a time (no
+    line is more than ~0.1 MB). It is written as the rules run to a
+    temporary file; :meth:`close` renames it into place, or drops it. A
+    file whose sum, format, mmlint, code stamp or context differs, or that
+    is truncated, is not used at all: every fact is then derived again. A
+    worker process of ``--jobs`` (a fork) writes nothing: it keeps what it
+    records (:meth:`worker_rows`), which the parent writes when the worker
+    sends it back (:meth:`merge`). Errors writing the file are ignored.
 
     Args:
         text: the entry's name text (:func:`slot_text`).
@@ -733,16 +743,24 @@ class Facts:
         shas: :func:`file_hashes` of the check.
         reuse: whether the previous check's facts may be used (``False``
             for a store read by a third-party dialect).
+        changed: the note paths whose bytes changed since the previous check
+            as its per-note findings tell (:func:`reusable`), or ``None`` when
+            they do not: a hint for a rule that compares the changed notes
+            with the others (H101), which must still check that
+            :meth:`each` gave every other note (the two files may disagree).
     """
 
-    def __init__(self, text: str, ctx: str, shas: dict[str, str], reuse: bool = True):
+    def __init__(self, text: str, ctx: str, shas: dict[str, str], reuse: bool = True,
+                 changed: list[str] | None = None):
         self.text = text
         self.ctx = ctx
+        self.changed = changed
         self._shas = shas
         self._pid = os.getpid()
         self._forked: dict[str, dict[str, list]] = {}  # in a forked worker: what it recorded, for the parent
         self._reuse = reuse
-        self._old: dict[str, dict[str, list]] | None = None  # loaded when a rule first asks (_previous)
+        self._old: Any = None  # _verified_facts of the previous file, when a rule first asks; False: none
+        self._store: dict[str, Any] = {}  # the store-level facts of this check, written last
         self._rows: dict[str, list] = {}  # rows of ``_kind`` not written yet
         self._kind = ""
         self._fh: Any = None
@@ -750,28 +768,47 @@ class Facts:
         self._sum: Any = None
         self._count = 0
 
-    def take(self, kind: str, paths: Any) -> dict[str, Any]:
-        """note path -> the recorded fact ``kind``, for each of ``paths``
-        whose bytes are unchanged since the previous check (carried over to
-        the new facts file); the other paths are left out. The previous
-        check's table of ``kind`` is let go (its store-level fact kept for
-        :meth:`get_store`): a rule takes its facts once."""
-        previous = self._previous()
-        old = previous.get(kind)
+    def each(self, kind: str, paths: Any) -> Iterator[dict[str, Any]]:
+        """The recorded facts ``kind`` of the previous check, as mappings of
+        note path -> fact (one per chunk of the file, none empty), for the
+        paths in ``paths`` (anything ``in`` answers, such as a dict by path)
+        whose bytes are unchanged since; each is carried over to the new
+        facts file as it is given. Nothing when there is no usable file, or
+        when it was replaced since :meth:`get_store` looked at it. A rule
+        takes its facts once: a second pass would carry them over twice."""
+        old = self._previous()
         if not old:
-            return {}
-        whole = old.get("")
-        previous[kind] = {"": whole} if whole is not None else {}
+            return
+        offset, ident = old[1], old[2]
         shas = self._shas
-        out: dict[str, Any] = {}
-        carried: dict[str, list] = {}
-        for path in paths:
-            got = old.get(path)
-            if got.__class__ is list and len(got) == 2 and got[0] == shas.get(path):
-                out[path] = got[1]
-                carried[path] = got
-        self._add(kind, carried)
-        return out
+        loads = _json()[0]
+        try:
+            fh = open(_entry_path(self.text, "facts"), "rb")
+        except OSError:
+            return
+        with fh:
+            if _ident(os.fstat(fh.fileno())) != ident:
+                return  # another check renamed a new file into place
+            fh.seek(offset)
+            for line in fh:
+                if line.startswith(_STORE_OPEN):
+                    return
+                try:
+                    item = loads(line[1:-1] if line[:1] == b"," else line[:-1])
+                    got_kind, table = item
+                except (ValueError, TypeError):
+                    return  # the sum held, so not ours to explain: nothing more is taken
+                if got_kind != kind or table.__class__ is not dict:
+                    continue
+                out: dict[str, Any] = {}
+                carried: dict[str, list] = {}
+                for path, got in table.items():
+                    if got.__class__ is list and len(got) == 2 and path in paths and got[0] == shas.get(path):
+                        out[path] = got[1]
+                        carried[path] = got
+                self._add(kind, carried)
+                if out:
+                    yield out
 
     def put(self, kind: str, path: str, value: Any) -> None:
         """Record the fact ``kind`` (a JSON value) of the note at ``path``
@@ -781,28 +818,38 @@ class Facts:
             self._add(kind, {path: [sha, value]})
 
     def get_store(self, kind: str) -> Any:
-        """The store-level fact ``kind`` the previous check recorded, else ``None``."""
-        got = self._previous().get(kind, {}).get("")
-        return got[1] if got.__class__ is list and len(got) == 2 and got[0] == "" else None
+        """The store-level fact ``kind`` the previous check recorded, else
+        ``None`` (reads and checks the previous file, once)."""
+        old = self._previous()
+        return old[0].get(kind) if old else None
 
     def put_store(self, kind: str, value: Any) -> None:
         """Record the store-level fact ``kind`` (a JSON value) of this check."""
         self._add(kind, {"": ["", value]})
 
-    def _previous(self) -> dict[str, dict[str, list]]:
-        """The previous check's facts (:func:`_load_facts`), read on the
-        first call: a check whose rules ask for none (or whose H101 does
-        not run) never reads the file, and one that does holds it only
-        from the rule's start, not through the reading of the store."""
+    def restart(self) -> None:
+        """Forget every fact this check recorded so far (what :meth:`each`
+        carried over included): a rule that took facts and then derives them
+        all again records each once. In a ``--jobs`` worker, what it kept."""
+        self._forked = {}
+        if os.getpid() != self._pid or self._tmp == "":
+            return
+        self._drop()
+        self._tmp, self._count, self._kind, self._store = None, 0, "", {}
+
+    def _previous(self) -> Any:
+        """:func:`_verified_facts` of the previous check's file, on the
+        first call (a check whose rules ask for none never reads it);
+        ``False`` when there is none to use."""
         if self._old is None:
-            self._old = _load_facts(self.text, self.ctx) if self._reuse else {}
+            self._old = (self._reuse and _verified_facts(self.text, self.ctx)) or False
         return self._old
 
     def worker_rows(self) -> dict[str, dict[str, list]]:
         """In a forked ``--jobs`` worker: kind -> rows it recorded (what
-        :meth:`put`, :meth:`put_store` and the carrying-over of :meth:`take`
-        gave), for its parent's :meth:`merge`; ``{}`` in the process that
-        owns the file."""
+        :meth:`put`, :meth:`put_store` and the carrying-over of :meth:`each`
+        gave; a store-level fact under the path ``""``), for its parent's
+        :meth:`merge`; ``{}`` in the process that owns the file."""
         return self._forked if os.getpid() != self._pid else {}
 
     def merge(self, rows: Any) -> None:
@@ -819,6 +866,13 @@ class Facts:
         if os.getpid() != self._pid:  # a forked worker: its rows would interleave with the parent's in the file
             self._forked.setdefault(kind, {}).update(rows)
             return
+        whole = rows.get("")
+        if whole is not None:
+            if whole.__class__ is list and len(whole) == 2:
+                self._store[kind] = whole[1]
+            rows = {path: row for path, row in rows.items() if path}
+            if not rows:
+                return
         if self._kind != kind:
             self._flush()
             self._kind = kind
@@ -826,26 +880,30 @@ class Facts:
         if len(self._rows) >= _CHUNK:
             self._flush()
 
+    def _start(self) -> None:
+        """Open the temporary file and write the header line. Raises :class:`OSError`."""
+        path = _entry_path(self.text, "facts")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        self._fh, self._tmp = _open_tmp(path)
+        self._sum = _blake2b()(digest_size=16)
+        self._fh.write(_json()[1]({"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "ctx": self.ctx})[:-1]
+                       + _ROWS_OPEN.decode("ascii"))
+
     def _flush(self) -> None:
-        """Write the pending rows as ``[kind, {path: [hash, fact]}]`` items,
-        a few hundred rows each (the JSON scanner then builds each table in C)."""
+        """Write the pending rows, a line of ``[kind, {path: [hash, fact]}]``
+        for every few hundred (the JSON scanner then builds each table in C)."""
         rows, self._rows = self._rows, {}
         if not rows:
             return
         dumps = _json()[1]
         try:
             if self._fh is None:
-                path = _entry_path(self.text, "facts")
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                self._fh, self._tmp = _open_tmp(path)
-                self._sum = _blake2b()(digest_size=16)
-                self._fh.write(dumps({"format": FORMAT, "stamp": code_stamp(), "slot": self.text, "ctx": self.ctx})[:-1]
-                               + ',"rows":[')
+                self._start()
             kind = dumps(self._kind)
             items = iter(rows.items())
             for _ in range(0, len(rows), _CHUNK):
                 text = (("," if self._count else "") + "[" + kind + ","
-                        + dumps(dict(islice(items, _CHUNK))) + "]")
+                        + dumps(dict(islice(items, _CHUNK))) + "]\n")
                 self._fh.write(text)
                 self._sum.update(text.encode("ascii"))
                 self._count += 1
@@ -872,8 +930,13 @@ class Facts:
         object records nothing."""
         if os.getpid() != self._pid:
             return
-        if keep and self._tmp != "" and (self._rows or self._fh is not None):
+        if keep and self._tmp != "":
             self._flush()
+        if keep and self._fh is None and self._tmp is None and self._store:
+            try:
+                self._start()
+            except OSError:
+                self._drop()
         if keep and self._fh is None and self._tmp is None:
             try:
                 os.unlink(_entry_path(self.text, "facts"))  # nothing to record: no older facts left behind
@@ -881,52 +944,65 @@ class Facts:
                 pass
         if keep and self._fh is not None:
             try:
-                self._fh.write(f'],"sum":"{self._sum.hexdigest()}"}}')
+                store = _json()[1](self._store)
+                self._sum.update(store.encode("ascii"))
+                self._fh.write(f'{_STORE_OPEN.decode("ascii")}{store},"sum":"{self._sum.hexdigest()}"}}\n')
                 self._fh.close()
                 self._fh = None
                 os.replace(self._tmp, _entry_path(self.text, "facts"))
                 self._tmp = None
-            except OSError:
+            except (OSError, TypeError, ValueError):
                 pass
         self._drop()
-        self._old = {}
+        self._old = False
 
 
-#: How a facts file ends: ``],"sum":"<32 hex digits>"}``.
-_SUM_TAIL = len('],"sum":"') + 32 + len('"}')
+#: How a facts file's header line ends, and how its last line begins (:class:`Facts`).
+_ROWS_OPEN = b',"rows":[\n'
+_STORE_OPEN = b'],"store":'
+#: How the last line ends after the store text: ``,"sum":"<32 hex digits>"}\n``.
+_SUM_TAIL = len(',"sum":"') + 32 + len('"}\n')
 
 
-def _load_facts(text: str, ctx: str) -> dict[str, dict[str, list]]:
-    """kind -> note path (``""``: the store) -> ``[hash, fact]`` from the
-    facts file of the entry named after ``text``, when its rows hash to the
-    sum it ends with and it is of this format, mmlint and code stamp, names
-    ``text`` and was recorded under ``ctx``; ``{}`` otherwise (a missing,
-    truncated or damaged file is not used)."""
+def _ident(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _verified_facts(text: str, ctx: str) -> tuple[dict[str, Any], int, tuple[int, int, int, int]] | None:
+    """``(kind -> store-level fact, offset of the first chunk line, the
+    file's identity)`` of the facts file of the entry named after ``text``
+    (:class:`Facts` has its layout), when its lines hash to the sum it ends
+    with, nothing follows, and it is of this format, mmlint and code stamp,
+    names ``text`` and was recorded under ``ctx``; ``None`` otherwise (a
+    missing, truncated or damaged file is not used). Reads the file a line
+    at a time and parses only its first and last lines."""
+    loads = _json()[0]
     try:
         with open(_entry_path(text, "facts"), "rb") as fh:
-            raw = fh.read()
-        start = raw.find(b',"rows":[') + len(b',"rows":[')
-        tail = raw[-_SUM_TAIL:]
-        if start < len(b',"rows":[') or not tail.startswith(b'],"sum":"') \
-                or _blake2b()(memoryview(raw)[start:-_SUM_TAIL], digest_size=16).hexdigest().encode("ascii") != tail[9:41]:
-            return {}
-        body = raw.decode("ascii")  # written with ensure_ascii
-        del raw  # the bytes, the text and the parsed rows would otherwise be held at once (3 x ~3 MB at 20,000 notes)
-        data = _json()[0](body)
-        del body
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("slot") != text \
-                or data.get("stamp") != code_stamp() or data.get("ctx") != ctx:
-            return {}
-        out: dict[str, dict[str, list]] = {}
-        for kind, table in data["rows"]:
-            have = out.get(kind)
-            if have is None:
-                out[kind] = table if table.__class__ is dict else {}
-            else:
-                have.update(table)
-        return out
+            head = fh.readline()
+            if not head.endswith(_ROWS_OPEN):
+                return None
+            meta = loads(head[:-len(_ROWS_OPEN)] + b"}")
+            if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("slot") != text \
+                    or meta.get("stamp") != code_stamp() or meta.get("ctx") != ctx:
+                return None
+            total = _blake2b()(digest_size=16)
+            last = b""
+            for line in fh:
+                if line.startswith(_STORE_OPEN):
+                    last = line
+                    break
+                total.update(line)
+            if len(last) < len(_STORE_OPEN) + _SUM_TAIL or fh.read(1):
+                return None
+            total.update(last[len(_STORE_OPEN):-_SUM_TAIL])
+            tail = loads(b"{" + last[2:-1])
+            if not isinstance(tail, dict) or tail.get("sum") != total.hexdigest() \
+                    or not isinstance(tail.get("store"), dict):
+                return None
+            return tail["store"], len(head), _ident(os.fstat(fh.fileno()))
     except (OSError, ValueError, TypeError, RecursionError):  # UnicodeDecodeError is a ValueError
-        return {}
+        return None
 
 
 def reusable(pr: Probe, res: Any, shas: dict[str, str], note_ctx: str) -> tuple[dict[str, list], dict[str, list]]:

@@ -41,7 +41,7 @@ from mmlint.textutil import lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
-    from typing import Collection, Sequence
+    from typing import Collection, Iterable, Sequence
 
 #: Shingle width in tokens.
 K = 3
@@ -261,46 +261,57 @@ def near_duplicates_proved(items: Sequence[tuple[str, Collection[int]]],
     return _lsh_pairs(items, threshold), False
 
 
-def any_pair_with_encoded(fresh: Sequence[tuple[str, Collection[int]]], known: dict[str, str],
+def any_pair_with_encoded(fresh: Sequence[tuple[str, Collection[int]]], known: Iterable[dict[str, str]],
                           threshold: float) -> bool:
     """Whether a pair holding one of the ``fresh`` items (``(key, shingles)``)
     has an exact Jaccard similarity of at least ``threshold``, with another
-    fresh item or with one of ``known`` (key -> :func:`dump_compact` text;
-    a key of both counts as fresh). Empty sets never pair. A known set is
-    decoded only when its size, read from its text's length, does not rule
-    the pair out (``J <= min/max``). With a proof that no two of the known
-    sets reach the threshold (:func:`near_duplicates_proved` on an earlier
-    store holding them), ``False`` means :func:`near_duplicates` gives
-    ``[]``, since every pair it reports reaches the threshold. Time:
+    fresh item or with one of ``known``: an iterable of mappings (key ->
+    :func:`dump_compact` text), taken one at a time and not held once
+    compared (the chunks of a facts file, read as they come); a key of
+    both counts as fresh. Stops at the first such pair, without taking the
+    rest of ``known``. Empty sets never pair. A known set is decoded only
+    when its size, read from its text's length, does not rule the pair out
+    (``J <= min/max``). With a proof that no two of the known sets reach
+    the threshold (:func:`near_duplicates_proved` on an earlier store
+    holding them), ``False`` means :func:`near_duplicates` gives ``[]``,
+    since every pair it reports reaches the threshold. Time:
     O(len(fresh) * number of sets) plus the sets decoded.
 
     Raises:
         ValueError, TypeError: a known text :func:`load_compact` refuses.
     """
     ratio = threshold * (1 - 1e-9)
-    others: list[tuple[int, Any]] = []  # (size, text or set) of every set a fresh one is compared with
     fresh_keys = {k for k, _ in fresh}
+    own = [a if isinstance(a, (set, frozenset)) else set(a) for _, a in fresh if a]
+
+    def far(la: int, lb: int) -> bool:  # the sizes alone rule the pair out
+        return not lb or (la if la < lb else lb) < ratio * (lb if la < lb else la)
+
+    def pairs(a: set, b: Collection[int]) -> bool:
+        inter = len(a.intersection(b))
+        return inter / (len(a) + len(b) - inter) >= threshold
+
+    for k, a in enumerate(own):
+        if any(not far(len(a), len(b)) and pairs(a, b) for b in own[k + 1:]):
+            return True
     width = 2 * array("I").itemsize  # hex digits a shingle
-    for key, text in known.items():
-        if not isinstance(text, str):
-            raise TypeError("a compact shingle array is text")
-        if key not in fresh_keys:
-            others.append((len(text) // width, text))
-    for k, (_, a) in enumerate(fresh):
-        if not a:
-            continue
-        own = a if isinstance(a, (set, frozenset)) else set(a)
-        la = len(own)
-        later = [(len(b), b) for _, b in fresh[k + 1:] if b]
-        for lb, b in chain(later, others):
-            if not lb or (la if la < lb else lb) < ratio * (lb if la < lb else la):
+    for chunk in known:
+        for key, text in chunk.items():
+            if not isinstance(text, str):
+                raise TypeError("a compact shingle array is text")
+            if key in fresh_keys:
                 continue
-            if isinstance(b, str):
-                b = load_compact(b)
-                lb = len(b)
-            inter = len(own.intersection(b))
-            if inter / (la + lb - inter) >= threshold:
-                return True
+            lb, b = len(text) // width, None
+            for a in own:
+                if far(len(a), lb):
+                    continue
+                if b is None:
+                    b = load_compact(text)
+                    lb = len(b)
+                    if far(len(a), lb):
+                        continue
+                if pairs(a, b):
+                    return True
     return False
 
 

@@ -68,13 +68,12 @@ def near_duplicate_note(ctx: Context):
     threshold = float(setting(ctx, "duplicate-threshold"))
     # one note's shingle set at a time; only its compact sorted array is kept
     notes = sorted(ctx.store.notes, key=lambda n: n.path)
-    facts = ctx.facts  # a cached check: the shingles of unchanged notes, still encoded
-    known = facts.take("H101", [n.path for n in notes]) if facts is not None else {}
-    fresh: dict[str, Any] = {}  # the shingles derived now, by path
-    pairs = _no_pairs_since(notes, known, facts, threshold, fresh) if known else None
+    facts = ctx.facts  # a cached check: the shingles of unchanged notes, streamed from the facts file
+    pairs = None
+    if facts is not None and facts.get_store("H101") == [threshold]:
+        pairs = _no_pairs_since(notes, facts, threshold)
     if pairs is None:
-        items = [(n.path, fresh[n.path] if n.path in fresh else _shingles(n, known, facts)) for n in notes]
-        pairs, proved = similarity.near_duplicates_proved(items, threshold)
+        pairs, proved = similarity.near_duplicates_proved(_all_shingles(notes, facts), threshold)
     else:
         proved = True
     if facts is not None and proved:
@@ -92,40 +91,64 @@ def _shingle_array(n: Note) -> Any:
     return similarity.compact(sh if len(sh) >= MIN_SHINGLES else ())
 
 
-def _shingles(n: Note, known: dict[str, Any], facts: Any) -> Any:
-    """The note's H101 fact: decoded from ``known`` (the facts of a cached
-    check), else derived (and recorded in ``facts`` when there are facts)."""
-    got = known.get(n.path)
-    if got is not None:
-        try:
-            return similarity.load_compact(got)
-        except (ValueError, TypeError):
-            pass  # not what dump_compact wrote: derived again
+def _derived(n: Note, facts: Any) -> Any:
+    """The note's H101 fact, derived now (and recorded when there are facts)."""
     arr = _shingle_array(n)
     if facts is not None:
         facts.put("H101", n.path, similarity.dump_compact(arr))
     return arr
 
 
-def _no_pairs_since(notes: list[Note], known: dict[str, Any], facts: Any, threshold: float,
-                    fresh: dict[str, Any]) -> list | None:
+def _all_shingles(notes: list[Note], facts: Any) -> list[tuple[str, Any]]:
+    """``(path, compact shingles)`` of every note of ``notes``, for the join:
+    decoded from the facts of the unchanged notes as they stream in (the
+    arrays only are kept, by position), derived for the others. A fact
+    that does not decode makes every note's derived again, and recorded
+    once (:meth:`mmlint.cache.Facts.restart`)."""
+    arrs: list[Any] = [None] * len(notes)
+    if facts is not None:
+        at = {n.path: k for k, n in enumerate(notes)}
+        try:
+            for chunk in facts.each("H101", at):
+                for path, text in chunk.items():
+                    arrs[at[path]] = similarity.load_compact(text)
+        except (ValueError, TypeError):  # not what dump_compact wrote
+            facts.restart()
+            arrs = [None] * len(notes)
+    return [(n.path, arr if arr is not None else _derived(n, facts)) for n, arr in zip(notes, arrs)]
+
+
+def _no_pairs_since(notes: list[Note], facts: Any, threshold: float) -> list | None:
     """``[]`` when H101 finds no pair without joining all notes again: the
     last cached check proved that none of its notes reach ``threshold``
-    with another (its store fact), ``known`` holds the shingles of the notes
-    unchanged since (some of those notes), at most :data:`INCREMENTAL_MAX`
-    notes changed, and none of them reaches it with any note
-    (:func:`mmlint.similarity.any_pair_with_encoded`); ``None`` otherwise
-    (then the whole join decides). The changed notes' shingles go to
-    ``fresh`` (path -> array), and their facts are recorded."""
-    if len(notes) - len(known) > INCREMENTAL_MAX or facts.get_store("H101") != [threshold]:
+    with another (its store fact, which the caller checked), at most
+    :data:`INCREMENTAL_MAX` notes changed since (``facts.changed``), and
+    none of them reaches it with another note: the changed notes' shingles
+    are derived (and recorded), every other note's are streamed from the
+    facts (:func:`mmlint.similarity.any_pair_with_encoded`), and each
+    unchanged note must have had one. ``None`` otherwise, with what was
+    recorded forgotten (then the whole join decides and records every fact
+    once)."""
+    changed = facts.changed
+    if changed is None or len(changed) > INCREMENTAL_MAX:
         return None
-    for n in notes:
-        if n.path not in known:
-            fresh[n.path] = _shingles(n, {}, facts)
+    at = {n.path: n for n in notes}
+    fresh = [(path, _derived(at.pop(path), facts)) for path in dict.fromkeys(changed) if path in at]
+    taken = 0
+
+    def known():
+        nonlocal taken
+        for chunk in facts.each("H101", at):
+            taken += len(chunk)
+            yield chunk
+
     try:
-        return None if similarity.any_pair_with_encoded(list(fresh.items()), known, threshold) else []
-    except (ValueError, TypeError):
-        return None  # a fact that does not decode: the whole join (which derives it again)
+        if not similarity.any_pair_with_encoded(fresh, known(), threshold) and taken == len(at):
+            return []
+    except (ValueError, TypeError):  # a fact that does not decode: the whole join (which derives it again)
+        pass
+    facts.restart()
+    return None
 
 
 # ---------------------------------------------------------------- H102
