@@ -313,8 +313,7 @@ def _checked(paths, dialect, profile, options, cwd, config, isolated, cache, mis
                 note_ctx = cache_mod.note_context(res, shas)
                 from mmlint import dialects
 
-                reuse, reuse_files = cache_mod.reusable(pr, res, shas, note_ctx)
-                changed = [n.path for n in res.store.notes if n.path not in reuse] if reuse else None
+                reuse, reuse_files, changed = cache_mod.reusable(pr, res, shas, note_ctx)
                 facts = cache_mod.Facts(pr.text, cache_mod.facts_context(res, shas), shas,
                                         reuse=res.dialect in dialects.BUILTIN, changed=changed)
                 partial = Partial(reuse, reuse_files, facts=facts)

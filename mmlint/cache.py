@@ -81,11 +81,12 @@ were near-duplicates, that conclusion: after a few notes changed it
 compares only those with the others instead of joining every note again
 (a changed note that does pair sends it back to the whole join). The facts
 file is written as the rules run, a line per chunk of rows, and ends with
-the hash of its rows; it is read a line at a time, so neither the old
-table nor the new one is held (:class:`Facts`); a truncated or damaged
-file, or one of another mmlint, is not used at all. Which notes changed,
-H101 takes from the per-note table (:attr:`Facts.changed`) and checks
-against the facts.
+the store-level facts and the hash of its rows and those; it is read a
+line at a time, so neither the old table nor the new one is held
+(:class:`Facts`); a file of another mmlint is not read, and one found
+truncated or damaged as it is read is dropped: what was taken from it is
+forgotten and derived again. Which notes changed, H101 takes from the
+per-note table (:attr:`Facts.changed`) and checks against the facts.
 
 The cache is never trusted for a store read by a third-party dialect
 (its code is not in the stamp): such stores are always checked in full.
@@ -724,18 +725,23 @@ class Facts:
     ever held in memory: at 20,000 notes H101's would take ~8 MiB.
 
     **The file** (:data:`FORMAT` 7): a header line (format, code stamp,
-    entry name text, context) ending ``"rows":[``; one line per chunk of a
-    few hundred rows, ``[kind,{path:[hash,fact]}]`` (after the first with
-    a leading comma); a last line ``],"store":{kind:fact},"sum":"<hex>"}``,
-    where the sum is BLAKE2b-128 of the chunk lines and the store text. The
-    whole is one JSON document, and a reader takes it a line at a time (no
-    line is more than ~0.1 MB). It is written as the rules run to a
-    temporary file; :meth:`close` renames it into place, or drops it. A
-    file whose sum, format, mmlint, code stamp or context differs, or that
-    is truncated, is not used at all: every fact is then derived again. A
-    worker process of ``--jobs`` (a fork) writes nothing: it keeps what it
-    records (:meth:`worker_rows`), which the parent writes when the worker
-    sends it back (:meth:`merge`). Errors writing the file are ignored.
+    entry name text, context) ending ``"rows":[``; one line per chunk of
+    :data:`_CHUNK` rows, ``[kind,{path:[hash,fact]}]`` (after the first
+    with a leading comma); a last line
+    ``],"store":{kind:fact},"sum":"<hex>"}``, where the sum is BLAKE2b-128
+    of the chunk lines and the store text. The whole is one JSON document
+    (``\\n`` on every platform), and a reader takes it a line at a time: a
+    chunk's line, not the file (~0.1 MB for 500 notes of a few sentences).
+    It is written as the rules run to a temporary file; :meth:`close`
+    renames it into place, or drops it. A file whose format, mmlint, code
+    stamp or context differs is not read beyond its first line; one whose
+    sum does not hold, that is truncated, or that is not the file
+    :meth:`get_store` read, is found so by :meth:`each` at its end, which
+    then raises: the rule forgets what it took (:meth:`restart`) and
+    derives every fact again, and the file is not used again. A worker
+    process of ``--jobs`` (a fork) writes nothing: it keeps what it records
+    (:meth:`worker_rows`), which the parent writes when the worker sends it
+    back (:meth:`merge`). Errors writing the file are ignored.
 
     Args:
         text: the entry's name text (:func:`slot_text`).
@@ -743,11 +749,12 @@ class Facts:
         shas: :func:`file_hashes` of the check.
         reuse: whether the previous check's facts may be used (``False``
             for a store read by a third-party dialect).
-        changed: the note paths whose bytes changed since the previous check
-            as its per-note findings tell (:func:`reusable`), or ``None`` when
-            they do not: a hint for a rule that compares the changed notes
-            with the others (H101), which must still check that
-            :meth:`each` gave every other note (the two files may disagree).
+        changed: the note paths whose bytes are not those the previous
+            check recorded in its per-note table (:func:`reusable`; a note
+            added or renamed is one), or ``None`` when there is no such
+            table: a hint for a rule that compares the changed notes with
+            the others (H101), which must still check that :meth:`each` gave
+            every other note (the two files may disagree).
     """
 
     def __init__(self, text: str, ctx: str, shas: dict[str, str], reuse: bool = True,
@@ -759,7 +766,7 @@ class Facts:
         self._pid = os.getpid()
         self._forked: dict[str, dict[str, list]] = {}  # in a forked worker: what it recorded, for the parent
         self._reuse = reuse
-        self._old: Any = None  # _verified_facts of the previous file, when a rule first asks; False: none
+        self._old: Any = None  # _facts_ends of the previous file, when a rule first asks; False: none to use
         self._store: dict[str, Any] = {}  # the store-level facts of this check, written last
         self._rows: dict[str, list] = {}  # rows of ``_kind`` not written yet
         self._kind = ""
@@ -768,47 +775,62 @@ class Facts:
         self._sum: Any = None
         self._count = 0
 
-    def each(self, kind: str, paths: Any) -> Iterator[dict[str, Any]]:
+    def each(self, kind: str, paths: dict[str, Any]) -> Iterator[dict[str, Any]]:
         """The recorded facts ``kind`` of the previous check, as mappings of
         note path -> fact (one per chunk of the file, none empty), for the
-        paths in ``paths`` (anything ``in`` answers, such as a dict by path)
-        whose bytes are unchanged since; each is carried over to the new
-        facts file as it is given. Nothing when there is no usable file, or
-        when it was replaced since :meth:`get_store` looked at it. A rule
-        takes its facts once: a second pass would carry them over twice."""
+        note paths that are keys of ``paths`` and whose bytes are unchanged
+        since; each path given is removed from ``paths`` (so it is given,
+        and carried over to the new facts file, once: what is left at the
+        end had no fact). Nothing when there is no file to use.
+
+        Raises:
+            ValueError: at the end, when the file turned out damaged (its
+                sum does not hold, it is truncated, or it is not the file
+                :meth:`get_store` read): what was given is not to be trusted
+                and the caller must :meth:`restart`. The file is not used
+                again by this check.
+        """
         old = self._previous()
         if not old:
             return
-        offset, ident = old[1], old[2]
+        _, head, last = old
         shas = self._shas
         loads = _json()[0]
+        total = _blake2b()(digest_size=16)
         try:
             fh = open(_entry_path(self.text, "facts"), "rb")
         except OSError:
+            self._old = False
             return
         with fh:
-            if _ident(os.fstat(fh.fileno())) != ident:
-                return  # another check renamed a new file into place
-            fh.seek(offset)
+            if fh.readline() != head:
+                self._old = False
+                raise ValueError("the facts file was replaced")
             for line in fh:
                 if line.startswith(_STORE_OPEN):
-                    return
+                    total.update(line[len(_STORE_OPEN):-_SUM_TAIL])
+                    if line == last and not fh.read(1) and total.hexdigest() == _tail_sum(last):
+                        return
+                    break
+                total.update(line)
                 try:
-                    item = loads(line[1:-1] if line[:1] == b"," else line[:-1])
-                    got_kind, table = item
-                except (ValueError, TypeError):
-                    return  # the sum held, so not ours to explain: nothing more is taken
+                    got_kind, table = loads(line[1:-1] if line[:1] == b"," else line[:-1])
+                except (ValueError, TypeError, RecursionError):
+                    continue  # not a chunk: the sum decides at the end
                 if got_kind != kind or table.__class__ is not dict:
                     continue
                 out: dict[str, Any] = {}
                 carried: dict[str, list] = {}
                 for path, got in table.items():
                     if got.__class__ is list and len(got) == 2 and path in paths and got[0] == shas.get(path):
+                        del paths[path]
                         out[path] = got[1]
                         carried[path] = got
                 self._add(kind, carried)
                 if out:
                     yield out
+        self._old = False
+        raise ValueError("the facts file is damaged")
 
     def put(self, kind: str, path: str, value: Any) -> None:
         """Record the fact ``kind`` (a JSON value) of the note at ``path``
@@ -819,7 +841,8 @@ class Facts:
 
     def get_store(self, kind: str) -> Any:
         """The store-level fact ``kind`` the previous check recorded, else
-        ``None`` (reads and checks the previous file, once)."""
+        ``None``: read from the first and last lines of its file (once), so
+        it holds only if :meth:`each` then finds the file sound."""
         old = self._previous()
         return old[0].get(kind) if old else None
 
@@ -838,11 +861,11 @@ class Facts:
         self._tmp, self._count, self._kind, self._store = None, 0, "", {}
 
     def _previous(self) -> Any:
-        """:func:`_verified_facts` of the previous check's file, on the
-        first call (a check whose rules ask for none never reads it);
-        ``False`` when there is none to use."""
+        """:func:`_facts_ends` of the previous check's file, on the first
+        call (a check whose rules ask for none never reads it); ``False``
+        when there is none to use."""
         if self._old is None:
-            self._old = (self._reuse and _verified_facts(self.text, self.ctx)) or False
+            self._old = (self._reuse and _facts_ends(self.text, self.ctx)) or False
         return self._old
 
     def worker_rows(self) -> dict[str, dict[str, list]]:
@@ -964,18 +987,23 @@ _STORE_OPEN = b'],"store":'
 _SUM_TAIL = len(',"sum":"') + 32 + len('"}\n')
 
 
-def _ident(st: os.stat_result) -> tuple[int, int, int, int]:
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+def _tail_sum(last: bytes) -> str:
+    """The sum a facts file's last line ends with (:data:`_SUM_TAIL`)."""
+    return last[-_SUM_TAIL + len(',"sum":"'):-len('"}\n')].decode("ascii", "replace")
 
 
-def _verified_facts(text: str, ctx: str) -> tuple[dict[str, Any], int, tuple[int, int, int, int]] | None:
-    """``(kind -> store-level fact, offset of the first chunk line, the
-    file's identity)`` of the facts file of the entry named after ``text``
-    (:class:`Facts` has its layout), when its lines hash to the sum it ends
-    with, nothing follows, and it is of this format, mmlint and code stamp,
-    names ``text`` and was recorded under ``ctx``; ``None`` otherwise (a
-    missing, truncated or damaged file is not used). Reads the file a line
-    at a time and parses only its first and last lines."""
+#: Most bytes of a facts file's last line (the store-level facts and the sum) that :func:`_facts_ends` reads.
+_TAIL_MAX = 65536
+
+
+def _facts_ends(text: str, ctx: str) -> tuple[dict[str, Any], bytes, bytes] | None:
+    """``(kind -> store-level fact, the header line, the last line)`` of the
+    facts file of the entry named after ``text`` (:class:`Facts` has its
+    layout), when its header says this format, mmlint and code stamp, names
+    ``text`` and context ``ctx``, and its last line is well formed; ``None``
+    otherwise (a missing file too). Reads those two lines only (the last
+    one from at most :data:`_TAIL_MAX` bytes before the end): whether the
+    rows between hold their sum, :meth:`Facts.each` finds as it reads them."""
     loads = _json()[0]
     try:
         with open(_entry_path(text, "facts"), "rb") as fh:
@@ -986,51 +1014,59 @@ def _verified_facts(text: str, ctx: str) -> tuple[dict[str, Any], int, tuple[int
             if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("slot") != text \
                     or meta.get("stamp") != code_stamp() or meta.get("ctx") != ctx:
                 return None
-            total = _blake2b()(digest_size=16)
-            last = b""
-            for line in fh:
-                if line.startswith(_STORE_OPEN):
-                    last = line
-                    break
-                total.update(line)
-            if len(last) < len(_STORE_OPEN) + _SUM_TAIL or fh.read(1):
-                return None
-            total.update(last[len(_STORE_OPEN):-_SUM_TAIL])
-            tail = loads(b"{" + last[2:-1])
-            if not isinstance(tail, dict) or tail.get("sum") != total.hexdigest() \
-                    or not isinstance(tail.get("store"), dict):
-                return None
-            return tail["store"], len(head), _ident(os.fstat(fh.fileno()))
+            size = os.fstat(fh.fileno()).st_size
+            start = max(len(head), size - _TAIL_MAX)
+            fh.seek(start)
+            end = fh.read()
+        cut = end.rfind(b"\n", 0, len(end) - 1)
+        if cut < 0 and start != len(head):
+            return None  # a last line longer than _TAIL_MAX: not read
+        last = end[cut + 1:]
+        if not last.startswith(_STORE_OPEN) or not last.endswith(b'"}\n') or len(last) < len(_STORE_OPEN) + _SUM_TAIL:
+            return None
+        tail = loads(b"{" + last[2:-1])
+        if not isinstance(tail, dict) or not isinstance(tail.get("store"), dict) or tail.get("sum") != _tail_sum(last):
+            return None
+        return tail["store"], head, last
     except (OSError, ValueError, TypeError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
 
 
-def reusable(pr: Probe, res: Any, shas: dict[str, str], note_ctx: str) -> tuple[dict[str, list], dict[str, list]]:
-    """``(by note, by file)``: the raw diagnostics recorded for the store of
-    probe ``pr`` (its per-note table) that still hold: the note rules' for
-    every note of ``res`` whose bytes are unchanged, when the table was
-    recorded under the same ``note_ctx`` (:func:`note_context`); the file
-    rules' for every file with the same bytes and kind, when recorded under
-    the same :func:`file_context`. Empty when the entry is not trusted or
-    the table is not of this mmlint. For :class:`mmlint.rules.Partial`."""
+def reusable(pr: Probe, res: Any, shas: dict[str, str],
+             note_ctx: str) -> tuple[dict[str, list], dict[str, list], list[str] | None]:
+    """``(by note, by file, changed)``: the raw diagnostics recorded for the
+    store of probe ``pr`` (its per-note table) that still hold: the note
+    rules' for every note of ``res`` whose bytes are unchanged, when the
+    table was recorded under the same ``note_ctx`` (:func:`note_context`);
+    the file rules' for every file with the same bytes and kind, when
+    recorded under the same :func:`file_context`. Empty when the entry is
+    not trusted or the table is not of this mmlint. ``changed``: the notes
+    of ``res`` (paths) whose bytes the table does not record, under any
+    context (a note added or renamed is one; for :attr:`Facts.changed`),
+    ``None`` without a table. For :class:`mmlint.rules.Partial`."""
     if not pr.trusted:
-        return {}, {}
+        return {}, {}, None
     side = _load(pr.text, "notes")
     if side is None:
-        return {}, {}
+        return {}, {}, None
     by_note: dict[str, list] = {}
     by_file: dict[str, list] = {}
+    changed: list[str] | None = None
     try:
-        if side.get("note_ctx") == note_ctx:
-            table = side["note_diags"]
-            for n in res.store.notes:
-                got = table.get(n.path)
-                sha = shas.get(n.path)
-                if isinstance(got, str):  # no findings: the hash alone
-                    if sha not in (None, "-") and got == sha:
-                        by_note[n.path] = ()  # one shared empty tuple, not 20,000 empty lists
-                elif got is not None and sha not in (None, "-") and got[0] == sha:
-                    by_note[n.path] = [_load_diag(x) for x in got[1]]
+        table = side.get("note_diags")
+        same = side.get("note_ctx") == note_ctx
+        changed = [] if isinstance(table, dict) else None
+        for n in res.store.notes if changed is not None else ():
+            got = table.get(n.path)
+            sha = shas.get(n.path)
+            if sha in (None, "-") or got is None or (got if isinstance(got, str) else got[0]) != sha:
+                changed.append(n.path)
+            elif not same:
+                continue
+            elif isinstance(got, str):  # no findings: the hash alone
+                by_note[n.path] = ()  # one shared empty tuple, not 20,000 empty lists
+            else:
+                by_note[n.path] = [_load_diag(x) for x in got[1]]
         if side.get("file_ctx") == file_context(res):
             table = side["file_diags"]
             for path, rec in res.store.files.items():
@@ -1042,8 +1078,8 @@ def reusable(pr: Probe, res: Any, shas: dict[str, str], note_ctx: str) -> tuple[
                 elif got is not None and sha not in (None, "-") and got[0] == sha and got[1] == rec.kind:
                     by_file[path] = [_load_diag(x) for x in got[2]]
     except (TypeError, ValueError, IndexError, KeyError, AttributeError):
-        return {}, {}
-    return by_note, by_file
+        return {}, {}, None
+    return by_note, by_file, changed
 
 
 def probe(found_path: str, dialect: str | None, profile: str | None, options: Any, config: str | None,
@@ -1233,7 +1269,7 @@ def _open_tmp(path: str) -> tuple[Any, str]:
     lzma: +2.4 MiB of peak RSS). Raises :class:`OSError`."""
     tmp = os.path.join(os.path.dirname(path), f".tmp-{os.getpid()}-{os.urandom(6).hex()}.json")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    return os.fdopen(fd, "w", encoding="utf-8"), tmp
+    return os.fdopen(fd, "w", encoding="utf-8", newline=""), tmp  # "\n" written as is on every platform
 
 
 def _write(text: str, payload: dict[str, Any], part: str = "") -> None:

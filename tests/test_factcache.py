@@ -165,6 +165,30 @@ def test_one_changed_note_is_compared_with_the_others_not_joined_again(tmp_path,
     assert joins == [] and _dump(warm) == _dump(api.check([str(root)], profile="upstream"))
 
 
+def test_notes_added_removed_or_renamed_are_compared_not_joined_again(tmp_path, monkeypatch):
+    """Found by review: which notes changed comes from the per-note table
+    under any context, so a note added, removed or renamed (the index left
+    as it is) does not send H101 back to the whole join, which the note
+    context (it names every note) did; each result equals ``--no-cache``."""
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(tmp_path / "c"))
+    root = _h101_store(tmp_path / "s")
+    api.check([str(root)], profile="upstream", cache=True)
+    joins = _joins(monkeypatch)
+    for how in ("add", "remove", "rename", "edit"):
+        if how == "add":
+            (root / "note-20.md").write_text(_note(20, _body(20)))
+        elif how == "remove":
+            (root / "note-7.md").unlink()
+        elif how == "rename":
+            (root / "note-20.md").rename(root / "note-21.md")
+        else:
+            (root / "note-2.md").write_text(_note(2, _body(2) + "Edited.\n"))
+        joins.clear()
+        warm = api.check([str(root)], profile="upstream", cache=True)
+        assert joins == [], how
+        assert _dump(warm) == _dump(api.check([str(root)], profile="upstream")), how
+
+
 def _facts_file(cache_dir: Path) -> Path:
     found = list(cache_dir.rglob("*.facts"))
     assert len(found) == 1, found
@@ -184,13 +208,16 @@ def test_damaged_or_foreign_facts_are_not_used(tmp_path, monkeypatch):
     good = _facts_file(cdir).read_bytes()
     lines = good.splitlines(keepends=True)
     assert len(lines) >= 3 and lines[-1].startswith(b'],"store":{"H101":[0.7]}'), lines[-1]
-    loads: list = []
-    real = cache._verified_facts
-    monkeypatch.setattr(cache, "_verified_facts", lambda *a: loads.append(real(*a)) or loads[-1])
-    assert api.cached([str(root)], profile="upstream") is not None and loads == []  # a hit: not read
+    from mmlint.rules import hygiene
+
+    derived: list = []
+    real = hygiene._derived
+    monkeypatch.setattr(hygiene, "_derived", lambda n, f: derived.append(n.path) or real(n, f))
+    assert api.cached([str(root)], profile="upstream") is not None and not list(cdir.rglob(".tmp-*"))  # a hit
     k = good.index(b'"H101"') + 40
     damaged = {"truncate": good[: len(good) // 2], "byte": good[:k] + bytes([good[k] ^ 1]) + good[k + 1:],
-               "no-newline": good[:-1], "after": good + b"\n", "line": b"".join(lines[:1] + lines[2:]),
+               "no-newline": good[:-1], "after": good + b"\n", "last-byte": good[:-1] + b"X",
+               "line": b"".join(lines[:1] + lines[2:]),
                "store": good.replace(b'"store":{"H101":[0.7]}', b'"store":{"H101":[0.9]}'),
                "not-json": b"\x00\xff garbage", "empty": b"",
                "format": good.replace(f'"format":{cache.FORMAT},'.encode(), b'"format":6,', 1),
@@ -201,21 +228,23 @@ def test_damaged_or_foreign_facts_are_not_used(tmp_path, monkeypatch):
         assert data != good, how
         _facts_file(cdir).write_bytes(data)
         (root / "note-1.md").write_text(_note(1, _body(1) + f"Edit {i}.\n"))
-        loads.clear()
+        derived.clear()
         warm = api.check([str(root)], profile="upstream", cache=True)
-        assert loads == [None], how
+        assert sorted(set(derived)) == sorted(derived) == [f"note-{j}.md" for j in sorted(range(12), key=str)], how
         assert _dump(warm) == _dump(api.check([str(root)], profile="upstream")), how
     (root / "note-1.md").write_text(_note(1, _body(1)))
-    loads.clear()
+    derived.clear()
     api.check([str(root)], profile="upstream", cache=True)
-    assert len(loads) == 1 and loads[0] is not None and loads[0][0] == {"H101": [0.7]}, "rewritten whole after each damaged one"
+    assert derived == ["note-1.md"], "rewritten whole after each damaged one"
+    assert _facts_file(cdir).read_bytes().splitlines()[-1].startswith(b'],"store":{"H101":[0.7]}')
 
 
 def test_facts_stream_a_line_at_a_time(tmp_path, monkeypatch):
     """The facts file is one JSON document written a chunk of rows a line:
     no line holds more than one chunk, :meth:`cache.Facts.each` gives the
     unchanged notes' facts chunk by chunk (none of a note whose bytes
-    changed or that is not asked about) and carries them over, and
+    changed or that is not asked about), removes each path it gives from
+    those asked about and carries the facts over, and
     :meth:`cache.Facts.restart` forgets what was recorded."""
     monkeypatch.setenv("MMLINT_CACHE_DIR", str(tmp_path / "c"))
     n = 2 * cache._CHUNK + 7
@@ -228,22 +257,69 @@ def test_facts_stream_a_line_at_a_time(tmp_path, monkeypatch):
     data = _facts_file(tmp_path / "c").read_bytes()
     doc = json.loads(data)
     assert doc["store"] == {"H101": [0.5]} and sum(len(t) for _, t in doc["rows"]) == n
-    assert len(data.splitlines()) == 2 + len(doc["rows"]) == 5
+    assert len(data.splitlines()) == 2 + len(doc["rows"]) == 5 and b"\r" not in data
     shas["n3.md"] = "f" * 32  # changed since
     again = cache.Facts("slot", "ctx", shas)
-    asked = {p for p in shas if p != "n5.md"}
+    asked = {p: None for p in shas if p != "n5.md"}
     chunks = list(again.each("H101", asked))
-    assert [len(c) for c in chunks] == [cache._CHUNK - 2, cache._CHUNK, 7]
+    assert [len(c) for c in chunks] == [cache._CHUNK - 2, cache._CHUNK, 7] and list(asked) == ["n3.md"]
     got = {k: v for c in chunks for k, v in c.items()}
     assert "n3.md" not in got and "n5.md" not in got and got["n9.md"] == "00000009" and again.get_store("H101") == [0.5]
     again.close()  # carried over: every fact but the two, and no store fact (none was put)
     third = cache.Facts("slot", "ctx", shas)
-    assert sum(len(c) for c in third.each("H101", shas)) == n - 2 and third.get_store("H101") is None
+    assert sum(len(c) for c in third.each("H101", dict(shas))) == n - 2 and third.get_store("H101") is None
     third.put("H101", "n3.md", "00000003")
     third.restart()
     third.put("H101", "n4.md", "00000004")
     third.close()
-    assert [list(c) for c in cache.Facts("slot", "ctx", shas).each("H101", shas)] == [["n4.md"]]
+    assert [list(c) for c in cache.Facts("slot", "ctx", shas).each("H101", dict(shas))] == [["n4.md"]]
+
+
+def _crafted_facts(path: Path, header: bytes, chunks: list[bytes], store: bytes) -> None:
+    """Write a facts file of these lines with a sum that holds (as mmlint would sum them)."""
+    lines = [(b"," if i else b"") + c + b"\n" for i, c in enumerate(chunks)]
+    total = cache._blake2b()(digest_size=16)
+    for line in lines:
+        total.update(line)
+    total.update(store)
+    path.write_bytes(header + b"".join(lines) + b'],"store":' + store + b',"sum":"' + total.hexdigest().encode() + b'"}\n')
+
+
+def test_crafted_facts_files_with_a_sum_that_holds(tmp_path, monkeypatch):
+    """Found by review: facts files whose sum holds but whose rows mmlint
+    never writes. A row given twice (in two chunks) is taken once, so it
+    cannot stand in for a note with no fact: the changed note is still
+    compared with that note; a chunk line of deeply nested JSON is passed
+    over (a RecursionError escaped as a traceback); the results equal
+    ``--no-cache`` and every note ends with one row in the new file."""
+    cdir = tmp_path / "c"
+    monkeypatch.setenv("MMLINT_CACHE_DIR", str(cdir))
+    root = _h101_store(tmp_path / "s")
+    api.check([str(root)], profile="upstream", cache=True)
+    path = _facts_file(cdir)
+    good = path.read_bytes()
+    header = good.split(b"\n", 1)[0] + b"\n"
+    doc = json.loads(good)
+    rows = {p: r for _, t in doc["rows"] for p, r in t.items()}
+    assert len(rows) == 12
+    dumps = cache._json()[1]
+    # note-3 becomes a duplicate of note-5, whose row is left out and note-4's given twice instead
+    dup = {p: r for p, r in rows.items() if p != "note-5.md"}
+    cases = {"duplicate row": [dumps(["H101", dup]).encode(), dumps(["H101", {"note-4.md": rows["note-4.md"]}]).encode()],
+             "deep": [dumps(["H101", rows]).encode(), b"[" * 100000 + b"]" * 100000]}
+    for how, chunks in cases.items():
+        _crafted_facts(path, header, chunks, b'{"H101":[0.7]}')
+        (root / "note-3.md").write_text(_note(3, _body(5) if how == "duplicate row" else _body(3) + "More.\n"))
+        warm = api.check([str(root)], profile="upstream", cache=True)
+        cold = api.check([str(root)], profile="upstream")
+        assert _dump(warm) == _dump(cold), how
+        if how == "duplicate row":
+            assert [d.anchor for d in cold.stores[0].diagnostics if d.code == "H101"] == ["note-3.md|note-5.md"]
+        again = json.loads(_facts_file(cdir).read_bytes())
+        paths = [p for _, t in again["rows"] for p in t]
+        assert sorted(paths) == sorted(rows), how
+        (root / "note-3.md").write_text(_note(3, _body(3)))
+        api.check([str(root)], profile="upstream", cache=True)
 
 
 _OPS = st.one_of(
@@ -369,11 +445,11 @@ def test_a_check_that_misses_holds_neither_the_old_entry_nor_unasked_facts(tmp_p
     res, pr = api._cache_hit(found, None, "upstream", None, None, False, True)
     assert res is None and pr.entry is None and pr.trusted
     loads = []
-    real = cache._verified_facts
-    monkeypatch.setattr(cache, "_verified_facts", lambda *a: loads.append(a) or real(*a))
+    real = cache._facts_ends
+    monkeypatch.setattr(cache, "_facts_ends", lambda *a: loads.append(a) or real(*a))
     facts = cache.Facts(pr.text, "ctx", {})
     assert loads == []
-    list(facts.each("H101", {"note-1.md"}))
+    list(facts.each("H101", {"note-1.md": None}))
     facts.get_store("H101")
     assert len(loads) == 1
     facts.close(keep=False)
@@ -443,4 +519,4 @@ def test_what_a_jobs_worker_records_reaches_the_parents_facts_file(tmp_path, mon
     facts.merge("not rows")  # ignored
     facts.close()
     again = cache.Facts("slot", "ctx", shas)
-    assert list(again.each("H101", {"a.md", "b.md"})) == [{"a.md": "0000000a"}] and again.get_store("H101") == [0.7]
+    assert list(again.each("H101", {"a.md": 0, "b.md": 1})) == [{"a.md": "0000000a"}] and again.get_store("H101") == [0.7]

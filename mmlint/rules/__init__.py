@@ -191,7 +191,7 @@ class Context(Record):
             (:class:`mmlint.cache.Facts`), else ``None``: a store rule
             may take what it derives from one note alone from there (for
             the notes whose bytes are unchanged) and record what it derives
-            now (``take``/``put``), so that a check after one note changed
+            now (``each``/``put``), so that a check after one note changed
             derives it for that note only.
     """
 

@@ -70,10 +70,11 @@ def near_duplicate_note(ctx: Context):
     notes = sorted(ctx.store.notes, key=lambda n: n.path)
     facts = ctx.facts  # a cached check: the shingles of unchanged notes, streamed from the facts file
     pairs = None
+    fresh: dict[str, Any] = {}  # the changed notes' shingles, derived by _no_pairs_since
     if facts is not None and facts.get_store("H101") == [threshold]:
-        pairs = _no_pairs_since(notes, facts, threshold)
+        pairs = _no_pairs_since(notes, facts, threshold, fresh)
     if pairs is None:
-        pairs, proved = similarity.near_duplicates_proved(_all_shingles(notes, facts), threshold)
+        pairs, proved = similarity.near_duplicates_proved(_all_shingles(notes, facts, fresh), threshold)
     else:
         proved = True
     if facts is not None and proved:
@@ -99,26 +100,37 @@ def _derived(n: Note, facts: Any) -> Any:
     return arr
 
 
-def _all_shingles(notes: list[Note], facts: Any) -> list[tuple[str, Any]]:
+def _all_shingles(notes: list[Note], facts: Any, fresh: dict[str, Any]) -> list[tuple[str, Any]]:
     """``(path, compact shingles)`` of every note of ``notes``, for the join:
     decoded from the facts of the unchanged notes as they stream in (the
-    arrays only are kept, by position), derived for the others. A fact
-    that does not decode makes every note's derived again, and recorded
-    once (:meth:`mmlint.cache.Facts.restart`)."""
+    arrays only are kept, by position), taken from ``fresh`` (path ->
+    shingles derived a moment ago, recorded again here) or derived for the
+    others. A fact that does not decode, or a facts file found damaged,
+    makes every other note's derived again, and each recorded once
+    (:meth:`mmlint.cache.Facts.restart`)."""
     arrs: list[Any] = [None] * len(notes)
     if facts is not None:
         at = {n.path: k for k, n in enumerate(notes)}
         try:
-            for chunk in facts.each("H101", at):
+            for chunk in facts.each("H101", dict(at)):
                 for path, text in chunk.items():
                     arrs[at[path]] = similarity.load_compact(text)
-        except (ValueError, TypeError):  # not what dump_compact wrote
+        except (ValueError, TypeError):  # not what dump_compact wrote, or the file is damaged
             facts.restart()
             arrs = [None] * len(notes)
-    return [(n.path, arr if arr is not None else _derived(n, facts)) for n, arr in zip(notes, arrs)]
+    out = []
+    for n, arr in zip(notes, arrs):
+        if arr is None:
+            arr = fresh.get(n.path)
+            if arr is None:
+                arr = _derived(n, facts)
+            elif facts is not None:
+                facts.put("H101", n.path, similarity.dump_compact(arr))
+        out.append((n.path, arr))
+    return out
 
 
-def _no_pairs_since(notes: list[Note], facts: Any, threshold: float) -> list | None:
+def _no_pairs_since(notes: list[Note], facts: Any, threshold: float, fresh: dict[str, Any]) -> list | None:
     """``[]`` when H101 finds no pair without joining all notes again: the
     last cached check proved that none of its notes reach ``threshold``
     with another (its store fact, which the caller checked), at most
@@ -126,26 +138,21 @@ def _no_pairs_since(notes: list[Note], facts: Any, threshold: float) -> list | N
     none of them reaches it with another note: the changed notes' shingles
     are derived (and recorded), every other note's are streamed from the
     facts (:func:`mmlint.similarity.any_pair_with_encoded`), and each
-    unchanged note must have had one. ``None`` otherwise, with what was
-    recorded forgotten (then the whole join decides and records every fact
-    once)."""
+    unchanged note must have had one, from a file found sound. ``None``
+    otherwise, with what was recorded forgotten (then the whole join
+    decides and records every fact once). The changed notes' shingles go
+    to ``fresh`` (path -> array) either way."""
     changed = facts.changed
     if changed is None or len(changed) > INCREMENTAL_MAX:
         return None
-    at = {n.path: n for n in notes}
-    fresh = [(path, _derived(at.pop(path), facts)) for path in dict.fromkeys(changed) if path in at]
-    taken = 0
-
-    def known():
-        nonlocal taken
-        for chunk in facts.each("H101", at):
-            taken += len(chunk)
-            yield chunk
-
+    left = {n.path: n for n in notes}  # each() removes the notes it gives a fact for
+    for path in changed:
+        if path in left:
+            fresh[path] = _derived(left.pop(path), facts)
     try:
-        if not similarity.any_pair_with_encoded(fresh, known(), threshold) and taken == len(at):
+        if not similarity.any_pair_with_encoded(list(fresh.items()), facts.each("H101", left), threshold) and not left:
             return []
-    except (ValueError, TypeError):  # a fact that does not decode: the whole join (which derives it again)
+    except (ValueError, TypeError):  # a fact that does not decode, or a damaged file: the whole join
         pass
     facts.restart()
     return None
