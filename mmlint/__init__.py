@@ -44,15 +44,20 @@ if TYPE_CHECKING:
 
 
 def __getattr__(name: str) -> "Any":
-    import importlib
+    # asked for every submodule a ``from mmlint import <submodule>`` has not imported yet, so the
+    # answer (AttributeError) comes without importing anything; __import__ is importlib.import_module
+    # for an absolute name, without importing importlib (and warnings)
+    import sys
 
     if name == "convert":
         # the module mmlint.convert is callable as the public function (mmlint._callable)
-        return importlib.import_module("mmlint.convert")
+        __import__("mmlint.convert")
+        return sys.modules["mmlint.convert"]
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'mmlint' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    __import__(module)
+    value = getattr(sys.modules[module], name)
     globals()[name] = value
     return value
 

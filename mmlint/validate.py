@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import date as _date
 from functools import lru_cache
 
 from mmlint._record import Frozen
+from mmlint.dates import iso_ordinal
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
@@ -179,15 +179,9 @@ def _is_date_str(value: str) -> bool:
 
 def _date_ok(value: str) -> bool:
     r"""``re.fullmatch(r"^\d{4}-\d{2}-\d{2}$", value, re.ASCII)`` (no pattern
-    to compile) and a real calendar day."""
-    if len(value) != 10 or not value.isascii() or value[4] != "-" or value[7] != "-" \
-            or not (value[:4] + value[5:7] + value[8:]).isdigit():
-        return False
-    try:
-        _date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
+    to compile) and a real calendar day, as ``datetime.date.fromisoformat``
+    takes it (:func:`mmlint.dates.iso_ordinal`: no :mod:`datetime` import)."""
+    return iso_ordinal(value) is not None
 
 
 def _equal(a: Any, b: Any) -> bool:

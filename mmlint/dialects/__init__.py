@@ -26,7 +26,6 @@ table below is the fallback when the package metadata is not installed.
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from contextvars import ContextVar
@@ -371,7 +370,8 @@ def get(name: str) -> ModuleType:
         from mmlint.suggest import did_you_mean
 
         raise UnknownDialect(f"unknown dialect {name!r}{did_you_mean(name, names())}; known dialects: {', '.join(names())}")
-    module = importlib.import_module(target.split(":")[0])
+    __import__(target.split(":")[0])  # importlib.import_module for an absolute name, without importing importlib
+    module = sys.modules[target.split(":")[0]]
     _loaded[name] = module
     return module
 

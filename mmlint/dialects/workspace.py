@@ -113,11 +113,13 @@ def detect(root: str) -> Evidence | None:
             score += 3
             reasons.append("MEMORY.md names dsh-bundle-memory")
     titled = 0
-    names = store_names(root) or []
-    for n in names[:100]:
-        full = os.path.join(root, n)
+    sampled = 0
+    for n in store_names(root) or ():
+        if sampled == 40:  # the first 40 notes decide, as engramory's sample: the heads it read are read once
+            break
         if n.endswith(".md") and n != "MEMORY.md":
-            text = read_head(root, full, 2048)
+            sampled += 1
+            text = read_head(root, os.path.join(root, n), 2048)
             if text.startswith("---") and _TITLE_RE.search(text):
                 titled += 1
     if titled:

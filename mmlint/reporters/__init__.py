@@ -9,8 +9,8 @@ the same order, so the formats agree line for line.
 
 from __future__ import annotations
 
-import importlib
 import re
+import sys
 from collections import namedtuple
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
@@ -37,7 +37,8 @@ def get(name: str) -> Any:
     if target is None:
         raise KeyError(f"unknown format {name!r}; formats: {', '.join(REPORTERS)}")
     module, _, cls = target.partition(":")
-    return getattr(importlib.import_module(module), cls)()
+    __import__(module)  # importlib.import_module for an absolute name, without importing importlib
+    return getattr(sys.modules[module], cls)()
 
 
 def use_color(stream: Any, mode: str = "auto", env: Any = None) -> bool:

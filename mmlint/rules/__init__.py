@@ -23,7 +23,6 @@ imported only when rules are needed (never for ``--version``).
 
 from __future__ import annotations
 
-import importlib
 
 from mmlint._record import Frozen, Record
 
@@ -322,7 +321,7 @@ def load() -> dict[str, Rule]:
     global _loaded, _sorted
     if not _loaded:
         for fam in FAMILIES:
-            importlib.import_module(f"mmlint.rules.{fam}")
+            __import__(f"mmlint.rules.{fam}")  # not importlib.import_module: no importlib (and warnings) to import
         _loaded = True
     if len(_sorted) != len(REGISTRY):
         _sorted = dict(sorted(REGISTRY.items()))

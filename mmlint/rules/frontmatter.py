@@ -4,10 +4,10 @@ apply body labels of engramory feedback and project notes."""
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from functools import lru_cache
 
+from mmlint.dates import ordinal, today_ordinal
 from mmlint.model import Span
 from mmlint.rules import Context, ERROR, Finding, INFO, WARNING, body_line_offset, reader_rule, rule, shared
 from mmlint.textutil import lazy_re
@@ -550,8 +550,9 @@ _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
 
 
 def _date(value):
-    """The calendar date a ``YYYY-MM-DD...`` value starts with (ASCII
-    digits, a real day), else ``None``."""
+    """The day number (:func:`mmlint.dates.ordinal`) of the calendar date a
+    ``YYYY-MM-DD...`` value starts with (ASCII digits, a real day), else
+    ``None``."""
     return _date_of(value) if type(value) is str else _parse_date(value)
 
 
@@ -565,10 +566,7 @@ def _parse_date(value):
     m = _DATE.match(value or "") if isinstance(value, str) else None
     if not m or not value[:10].isascii():
         return None
-    try:
-        return _dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return None
+    return ordinal(int(m.group(1)), int(m.group(2)), int(m.group(3)))
 
 
 @rule("F117", "dates-out-of-order", WARNING, dialects=_FM, scope="note")
@@ -596,9 +594,7 @@ def future_date(ctx: Context):
     Bad: ``updated: 2062-01-01``
     Good: the real date.
     """
-    import datetime
-
-    limit = datetime.date.today() + datetime.timedelta(days=1)
+    limit = today_ordinal() + 1
     for n in ctx.store.notes:
         for f in ("created", "updated"):
             d = _date(getattr(n, f))

@@ -13,7 +13,6 @@ text (near-duplicates: linear plus the candidate pairs LSH proposes,
 
 from __future__ import annotations
 
-import datetime as _dt
 import os
 import re
 
@@ -24,6 +23,7 @@ from mmlint.textutil import decode, echo, lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
+    import datetime as _dt
     from typing import Any, Iterator
 
 #: Settings of the ``hygiene`` configuration table and their defaults.
@@ -268,6 +268,8 @@ _DATE_RE = lazy_re(r"(\d{4})-(\d{2})-(\d{2})")
 def parse_date(value: Any) -> _dt.date | None:
     """The calendar date a field value starts with (``YYYY-MM-DD``, also the
     date part of an ISO date-time), else ``None``."""
+    import datetime as _dt  # not on a check's path unless a note has such a date (~1.5 ms to import)
+
     if isinstance(value, (_dt.date, _dt.datetime)):
         return value.date() if isinstance(value, _dt.datetime) else value
     if not isinstance(value, str):
@@ -300,13 +302,19 @@ def expired_note(ctx: Context):
     Bad: ``expires: 2025-03-31`` on a note about a code freeze, read in 2026
     Good: the note removed (or archived) with its pointer, or its date moved.
     """
-    today = _dt.date.today()
+    today = None
     for n in ctx.store.notes:
         got = _expires(n)
         if got is None:
             continue
         when = parse_date(got[0])
-        if when is not None and when < today:
+        if when is None:
+            continue
+        if today is None:
+            import datetime as _dt
+
+            today = _dt.date.today()
+        if when < today:
             yield Finding(n.span(got[1]), f"note expired on {when.isoformat()} ({(today - when).days} day(s) ago)",
                           hint="remove or archive the note and its index pointer, or extend the date")
 
@@ -325,6 +333,8 @@ def not_updated(ctx: Context):
     days = int(setting(ctx, "stale-days"))
     if days <= 0:
         return
+    import datetime as _dt
+
     today = _dt.date.today()
     for n in ctx.store.notes:
         when = parse_date(n.updated)
