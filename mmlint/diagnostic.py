@@ -68,3 +68,19 @@ class Diagnostic:
         make it total (DESIGN "Rules and reports" orders by path, line and
         rule id; findings on one line are read left to right, as ruff does)."""
         return (self.span.path, self.span.line, self.span.column, self.code, self.message)
+
+
+def sort_diagnostics(items: list[Any], of: Any = None, path: Any = None) -> None:
+    """Sort ``items`` in place by :meth:`Diagnostic.sort_key` of ``of(item)``
+    (default: the item), with ``path(item)`` in place of its span's path
+    when given (a reporter's display path): the same order as one sort by
+    that whole key, made by one stable sort per part of the key, least
+    significant first. Each of those sorts takes keys the diagnostics
+    already hold, where one sort by the whole key builds a tuple per item
+    (20,000 diagnostics: ~1.6 MiB at once, at the peak of a check)."""
+    get = (lambda x: x) if of is None else of
+    items.sort(key=lambda x: get(x).message)
+    items.sort(key=lambda x: get(x).code)
+    items.sort(key=lambda x: get(x).span.column)
+    items.sort(key=lambda x: get(x).span.line)
+    items.sort(key=(lambda x: get(x).span.path) if path is None else path)

@@ -111,9 +111,10 @@ def located(result: Any, cwd: str) -> list[Located]:
             p = shown[key] = display_path(res.found.path, d.span, cwd)
         return p
 
+    from mmlint.diagnostic import sort_diagnostics
+
     items = [Located(where(res, d), d, res) for res in result.stores for d in res.diagnostics]
-    items.sort(key=lambda x: (x.path, x.diagnostic.span.line, x.diagnostic.span.column, x.diagnostic.code,
-                              x.diagnostic.message))
+    sort_diagnostics(items, of=lambda x: x.diagnostic, path=lambda x: x.path)
     return items
 
 

@@ -27,7 +27,7 @@ from mmlint.textutil import lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
-    from typing import Any, TextIO
+    from typing import Any, Iterator, TextIO
 
 FORMAT_ID = "mmlint.diagnostics/1"
 
@@ -158,39 +158,43 @@ class JsonReporter(Reporter):
 
     def report(self, result: Any, stream: TextIO, cwd: str) -> None:
         """Write the document for ``result`` and a final newline to ``stream``:
-        ``dumps(document(result, cwd), indent=2)``, the same text, written
-        from one piece of text per diagnostic (:func:`pieces`)."""
-        parts = pieces(result, cwd)
-        if parts is None:
-            stream.write(dumps(document(result, cwd), indent=2))
-        else:
-            for part in parts:
-                stream.write(part)
+        ``dumps(document(result, cwd), indent=2)``, the same text, written a
+        piece at a time as it is made (:func:`pieces`)."""
+        for part in pieces(result, cwd):
+            stream.write(part)
         stream.write("\n")
 
 
-def pieces(result: Any, cwd: str) -> list[str] | None:
-    """The text of ``dumps(document(result, cwd), indent=2)`` as a list of
-    strings (the head, one per diagnostic, the tail), building one
-    diagnostic's dict at a time: the text of 20,000 diagnostics (~9 MB)
-    instead of their dicts and the indenter's fragments (~90 MB). ``None``
-    when a value is one :func:`indented` leaves to :func:`json.dumps`
-    (then the caller writes the whole document that way)."""
+def pieces(result: Any, cwd: str) -> Iterator[str]:
+    """The text of ``dumps(document(result, cwd), indent=2)`` as consecutive
+    strings (the head, one per diagnostic, the tail), each made when it is
+    asked for from one diagnostic's dict: at 20,000 diagnostics the report
+    is ~9 MB of text, which is never held whole (nor their dicts and the
+    indenter's fragments, ~90 MB). A value :func:`indented` leaves to
+    :func:`json.dumps` (a float, a key that is not text) has its piece made
+    by :func:`dumps`, indented as it is within the document: the same text."""
     head = {"format": FORMAT_ID, "tool": {"name": "mmlint", "version": __version__}, "summary": result.counts(),
             "diagnostics": []}
+    text = _indented_at(head, "")
+    items = located(result, cwd)
+    if not items:
+        yield text
+        return
+    yield text[: -len("[]\n}")]  # up to and with '"diagnostics": '
+    lead = "[\n    "
+    for item in items:
+        yield lead + _indented_at(diagnostic_dict(item), "    ")
+        lead = ",\n    "
+    yield "\n  ]\n}"
+
+
+def _indented_at(obj: Any, margin: str) -> str:
+    """``obj`` as :func:`dumps` (``indent=2``) writes it at an indentation of
+    ``margin`` within a larger document (every line but the first starts
+    with ``margin``)."""
     try:
-        text = indented(head, 2)
-        items = located(result, cwd)
-        if not items:
-            return [_safe(text)]
-        out = [_safe(text[: -len("[]\n}")])]  # up to and with '"diagnostics": '
-        lead = "[\n    "
-        for item in items:
-            buf = [lead]
-            _put(diagnostic_dict(item), buf, "\n    ", "  ")
-            out.append(_safe("".join(buf)))
-            lead = ",\n    "
+        buf: list[str] = []
+        _put(obj, buf, "\n" + margin, "  ")
+        return _safe("".join(buf))
     except (_Unusual, RecursionError):
-        return None
-    out.append("\n  ]\n}")
-    return out
+        return dumps(obj, indent=2).replace("\n", "\n" + margin)

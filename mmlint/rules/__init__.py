@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from mmlint._record import Frozen, Record
 
-from mmlint.diagnostic import Diagnostic  # noqa: F401 - re-exported: rules build and return them
+from mmlint.diagnostic import Diagnostic, sort_diagnostics  # Diagnostic re-exported: rules build and return them
 from mmlint.gcpause import gc_paused
 from mmlint.model import Span, Store
 from mmlint.options import Options  # noqa: F401 - re-exported: the engine's input
@@ -506,7 +506,7 @@ def _run(store: Store, dialect: Any, options: Options, partial: Partial | None =
     from mmlint.rules.suppressions import apply_suppressions
 
     out = apply_suppressions(ctx, out)
-    out.sort(key=Diagnostic.sort_key)
+    sort_diagnostics(out)
     return out
 
 
