@@ -12,7 +12,9 @@ and escaped by the rules.
 
 from __future__ import annotations
 
-from typing import Any, TextIO
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Any, Iterator, TextIO
 
 from mmlint.reporters import Reporter, located, store_path, use_color
 from mmlint.textutil import safe_path_text
@@ -24,17 +26,20 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def lines(result: Any, cwd: str) -> list[tuple[str, str, str]]:
-    """``(kind, text, severity)`` rows; kind is ``diag``, ``hint``, ``store`` or
-    ``total``. A ``diag`` row's fields are separated by NUL (never present in
-    escaped store text) so colouring never re-parses the message."""
-    rows = []
+def lines(result: Any, cwd: str) -> Iterator[tuple[str, str, str]]:
+    """``(kind, text, severity)`` rows, each made when it is asked for (a
+    report of 20,000 diagnostics is never held as text); kind is ``diag``,
+    ``hint``, ``store`` or ``total``. A ``diag`` row's fields are separated
+    by NUL (never present in escaped store text) so colouring never
+    re-parses the message."""
+    unsafe = getattr(result, "unsafe_fixes", False)
     for item in located(result, cwd):
         d = item.diagnostic
-        mark = " [*]" if d.fix and (d.fix["applicability"] == "safe" or getattr(result, "unsafe_fixes", False)) else ""
-        rows.append(("diag", f"{safe_path_text(item.path)}:{d.span.line}:{d.span.column}:\x00{d.code}{mark}\x00{d.severity}\x00{d.message}", d.severity))
+        mark = " [*]" if d.fix and (d.fix["applicability"] == "safe" or unsafe) else ""
+        yield ("diag", f"{safe_path_text(item.path)}:{d.span.line}:{d.span.column}:\x00{d.code}{mark}\x00{d.severity}\x00{d.message}", d.severity)
         if d.hint:
-            rows.append(("hint", f"  hint: {d.hint}", d.severity))
+            yield ("hint", f"  hint: {d.hint}", d.severity)
+    rows = []
     for res in result.stores:
         where = safe_path_text(store_path(res, cwd))
         prof = f", profile {res.profile}" if res.profile else ""
@@ -54,7 +59,7 @@ def lines(result: Any, cwd: str) -> list[tuple[str, str, str]]:
     if result.fixed:
         rows.append(("total", f"Fixed {_plural(result.fixed, 'finding')}.", ""))
     rows.extend(("total", text, "") for text in fix_summary(result))
-    return rows
+    yield from rows
 
 
 def fix_summary(result: Any) -> list[str]:
@@ -76,7 +81,7 @@ class TextReporter(Reporter):
         """Write :func:`lines` for ``result`` to ``stream``, coloured on a TTY."""
         rows = lines(result, cwd)
         if self.quiet:
-            rows = [r for r in rows if r[0] in ("diag", "hint")]
+            rows = (r for r in rows if r[0] in ("diag", "hint"))
         if not use_color(stream, self.color):
             for _, text, _ in rows:
                 stream.write(text.replace("\x00", " ") + "\n")
