@@ -370,8 +370,9 @@ def get(name: str) -> ModuleType:
         from mmlint.suggest import did_you_mean
 
         raise UnknownDialect(f"unknown dialect {name!r}{did_you_mean(name, names())}; known dialects: {', '.join(names())}")
-    __import__(target.split(":")[0])  # importlib.import_module for an absolute name, without importing importlib
-    module = sys.modules[target.split(":")[0]]
+    name_of_module = target.split(":")[0]
+    __import__(name_of_module)  # importlib.import_module for an absolute name, without importing importlib
+    module = sys.modules[name_of_module]
     _loaded[name] = module
     return module
 

@@ -115,7 +115,7 @@ def detect(root: str) -> Evidence | None:
     titled = 0
     sampled = 0
     for n in store_names(root) or ():
-        if sampled == 40:  # the first 40 notes decide, as engramory's sample: the heads it read are read once
+        if sampled == 40:  # the first 40 .md names decide (mostly the notes engramory's sample read: read once)
             break
         if n.endswith(".md") and n != "MEMORY.md":
             sampled += 1

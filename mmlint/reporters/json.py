@@ -169,8 +169,9 @@ def pieces(result: Any, cwd: str) -> Iterator[str]:
     """The text of ``dumps(document(result, cwd), indent=2)`` as consecutive
     strings (the head, one per diagnostic, the tail), each made when it is
     asked for from one diagnostic's dict: at 20,000 diagnostics the report
-    is ~9 MB of text, which is never held whole (nor their dicts and the
-    indenter's fragments, ~90 MB). A value :func:`indented` leaves to
+    is ~9 MB of text, which the reporter never holds whole (``--output``
+    collects it to write the file at once), nor their dicts and the
+    indenter's fragments (~90 MB). A value :func:`indented` leaves to
     :func:`json.dumps` (a float, a key that is not text) has its piece made
     by :func:`dumps`, indented as it is within the document: the same text."""
     head = {"format": FORMAT_ID, "tool": {"name": "mmlint", "version": __version__}, "summary": result.counts(),
@@ -197,4 +198,6 @@ def _indented_at(obj: Any, margin: str) -> str:
         _put(obj, buf, "\n" + margin, "  ")
         return _safe("".join(buf))
     except (_Unusual, RecursionError):
-        return dumps(obj, indent=2).replace("\n", "\n" + margin)
+        import json
+
+        return _safe(json.dumps(obj, ensure_ascii=False, indent=2)).replace("\n", "\n" + margin)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from mmlint.dates import ordinal, today_ordinal
+from mmlint.dates import iso_ordinal, today_ordinal
 from mmlint.model import Span
 from mmlint.rules import Context, ERROR, Finding, INFO, WARNING, body_line_offset, reader_rule, rule, shared
 from mmlint.textutil import lazy_re
@@ -546,9 +546,6 @@ def empty_why_how(ctx: Context):
             yield Finding(Span(n.path, offset + i + 1, 1), f"'{label}:' label has no content")
 
 
-_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
-
-
 def _date(value):
     """The day number (:func:`mmlint.dates.ordinal`) of the calendar date a
     ``YYYY-MM-DD...`` value starts with (ASCII digits, a real day), else
@@ -563,10 +560,7 @@ def _date_of(value: str):
 
 
 def _parse_date(value):
-    m = _DATE.match(value or "") if isinstance(value, str) else None
-    if not m or not value[:10].isascii():
-        return None
-    return ordinal(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    return iso_ordinal(value[:10]) if isinstance(value, str) else None
 
 
 @rule("F117", "dates-out-of-order", WARNING, dialects=_FM, scope="note")
