@@ -23,11 +23,12 @@ controls and the bidi controls are written as ``\\xNN``/``\\uNNNN`` text too.
 from __future__ import annotations
 
 import re
+
+from mmlint.reporters import Located, Reporter, escape_chars, located
+
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
     from typing import Any, TextIO
-
-from mmlint.reporters import Located, Reporter, escape_chars, located
 
 COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 #: Controls other than CR and LF (which are %-encoded), bidi controls and surrogates: written as text.

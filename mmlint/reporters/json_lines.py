@@ -9,12 +9,12 @@ one JSON object followed by ``\\n``; no other line break occurs in the output
 
 from __future__ import annotations
 
+from mmlint.reporters import Reporter, located
+from mmlint.reporters.json import diagnostic_dict, dumps
+
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
     from typing import Any, TextIO
-
-from mmlint.reporters import Reporter, located
-from mmlint.reporters.json import diagnostic_dict, dumps
 
 
 class JsonLinesReporter(Reporter):

@@ -29,12 +29,13 @@ U+FFFF) are written as ``\\xNN``/``\\uNNNN`` text; ElementTree escapes the rest.
 from __future__ import annotations
 
 import re
-TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
-if TYPE_CHECKING:
-    from typing import Any, TextIO
 
 from mmlint.reporters import Located, Reporter, escape_chars, located, store_path
 from mmlint.textutil import safe_path_text
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 _XML_ILLEGAL = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 

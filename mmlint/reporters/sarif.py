@@ -35,14 +35,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
-if TYPE_CHECKING:
-    from typing import Any, TextIO
 from urllib.parse import quote
 
 from mmlint import __version__
 from mmlint.reporters import Located, Reporter, located
 from mmlint.reporters.json import dumps
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}

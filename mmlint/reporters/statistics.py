@@ -14,12 +14,13 @@ code. No diagnostics: no lines, or ``[]``.
 from __future__ import annotations
 
 from collections import Counter
-TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
-if TYPE_CHECKING:
-    from typing import Any, TextIO
 
 from mmlint.reporters import Reporter
 from mmlint.reporters.json import dumps
+
+TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 def _rank(severity: str) -> int:

@@ -12,12 +12,12 @@ and escaped by the rules.
 
 from __future__ import annotations
 
+from mmlint.reporters import Reporter, located, store_path, use_color
+from mmlint.textutil import safe_path_text
+
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
     from typing import Any, Iterator, TextIO
-
-from mmlint.reporters import Reporter, located, store_path, use_color
-from mmlint.textutil import safe_path_text
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
