@@ -176,7 +176,7 @@ def pieces(result: Any, cwd: str) -> Iterator[str]:
     by :func:`dumps`, indented as it is within the document: the same text."""
     head = {"format": FORMAT_ID, "tool": {"name": "mmlint", "version": __version__}, "summary": result.counts(),
             "diagnostics": []}
-    text = _indented_at(head, "")
+    text = indented_at(head, "")
     items = located(result, cwd)
     if not items:
         yield text
@@ -184,12 +184,12 @@ def pieces(result: Any, cwd: str) -> Iterator[str]:
     yield text[: -len("[]\n}")]  # up to and with '"diagnostics": '
     lead = "[\n    "
     for item in items:
-        yield lead + _indented_at(diagnostic_dict(item), "    ")
+        yield lead + indented_at(diagnostic_dict(item), "    ")
         lead = ",\n    "
     yield "\n  ]\n}"
 
 
-def _indented_at(obj: Any, margin: str) -> str:
+def indented_at(obj: Any, margin: str) -> str:
     """``obj`` as :func:`dumps` (``indent=2``) writes it at an indentation of
     ``margin`` within a larger document (every line but the first starts
     with ``margin``)."""
