@@ -101,27 +101,14 @@ def test_report_holds_about_its_text_not_a_tree(tmp_path):
     """Writing 4,000 diagnostics allocates about the size of their text
     (one string each), not a dict tree and the indenter's fragments for all
     of them (~10x the text before)."""
-    import copy
     import io
     import tracemalloc
 
-    from conftest import make_store
+    from many import many_diagnostics
 
-    from mmlint import api
     from mmlint.reporters.json import JsonReporter
 
-    note = "---\nname: n\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\nsee [[gone]]\n"
-    res = api.check([str(make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n", "n.md": note}))], profile="upstream")
-    store = copy.copy(res.stores[0])
-    store.diagnostics = store.diagnostics * (4000 // len(store.diagnostics) + 1)
-
-    class Result:
-        counts = type(res).counts
-
-        def __init__(self, stores):
-            self.stores = stores
-
-    big = Result([store])
+    big = many_diagnostics(tmp_path)
     sink = io.StringIO()
     JsonReporter().report(big, sink, str(tmp_path))  # warm: imports, caches
     size = sink.tell()
@@ -140,36 +127,18 @@ def test_report_is_written_as_it_is_made(tmp_path):
     a stream that keeps nothing allocates less than half their text (it held
     every piece until the last, ~9 MB for 20,000 dangling wikilinks, the
     peak of such a check)."""
-    import copy
     import tracemalloc
 
-    from conftest import make_store
+    from many import Sink, many_diagnostics
 
-    from mmlint import api
     from mmlint.reporters.json import JsonReporter
 
-    note = "---\nname: n\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\nsee [[gone]]\n"
-    res = api.check([str(make_store(tmp_path / "s", {"MEMORY.md": "# Memory Index\n", "n.md": note}))], profile="upstream")
-    store = copy.copy(res.stores[0])
-    store.diagnostics = store.diagnostics * (4000 // len(store.diagnostics) + 1)
-
-    class Result:
-        counts = type(res).counts
-
-        def __init__(self, stores):
-            self.stores = stores
-
-    class Counting:  # a stream that keeps nothing
-        size = 0
-
-        def write(self, text):
-            self.size += len(text)
-
-    sink = Counting()
-    JsonReporter().report(Result([store]), sink, str(tmp_path))  # warm: imports, caches
+    big = many_diagnostics(tmp_path)
+    sink = Sink()
+    JsonReporter().report(big, sink, str(tmp_path))  # warm: imports, caches
     tracemalloc.start()
     try:
-        JsonReporter().report(Result([store]), Counting(), str(tmp_path))
+        JsonReporter().report(big, Sink(), str(tmp_path))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

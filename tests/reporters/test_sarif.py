@@ -214,43 +214,20 @@ def test_the_log_is_written_a_result_at_a_time(tmp_path):
     result is made: 4,000 results to a stream that keeps nothing allocate
     less than half their text (the whole document was built first: ~190 MB
     for 20,000 results), and each file's lines are split once and not kept."""
-    import copy
     import tracemalloc
 
-    from conftest import make_store
+    from many import Sink, many_diagnostics
 
-    from mmlint import api
     from mmlint.reporters import sarif
     from mmlint.reporters.json import dumps
 
-    note = "---\nname: n{i}\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\nsee [[gone-{i}]]\n"
-    files = {"MEMORY.md": "# Memory Index\n"}
-    files.update({f"n{i}.md": note.format(i=i) for i in range(40)})
-    res = api.check([str(make_store(tmp_path / "s", files))], profile="upstream")
-    store = copy.copy(res.stores[0])
-    store.diagnostics = store.diagnostics * (4000 // len(store.diagnostics) + 1)
-
-    class Result:
-        counts = type(res).counts
-
-        def __init__(self, stores):
-            self.stores = stores
-
-    class Sink:
-        def __init__(self, keep):
-            self.parts, self.size, self.keep = [], 0, keep
-
-        def write(self, text):
-            self.size += len(text)
-            if self.keep:
-                self.parts.append(text)
-
-    whole = Sink(True)
-    sarif.SarifReporter().report(Result([store]), whole, str(tmp_path))
-    assert "".join(whole.parts) == dumps(sarif.document(Result([store]), str(tmp_path)), indent=2) + "\n"
+    big = many_diagnostics(tmp_path, notes=40)
+    whole = Sink(keep=True)
+    sarif.SarifReporter().report(big, whole, str(tmp_path))
+    assert "".join(whole.parts) == dumps(sarif.document(big, str(tmp_path)), indent=2) + "\n"
     tracemalloc.start()
     try:
-        sarif.SarifReporter().report(Result([store]), Sink(False), str(tmp_path))
+        sarif.SarifReporter().report(big, Sink(), str(tmp_path))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
