@@ -47,14 +47,19 @@ def codes(root: Path, dialect: str, profile: str | None, caps: dict, hygiene: di
 def seen(diags: list, code: str, root: Path) -> list[dict]:
     """The findings of ``code`` as the user reads them (the store's own path
     replaced by ``<root>``, pytest's temporary folder by ``<tmp>``, so the
-    record does not depend on tmp_path, even where a message cuts a path)."""
+    record does not depend on tmp_path, even where a message cuts a path;
+    a count of days up to today by ``<n>``, so it does not depend on the day
+    it runs)."""
     out = []
     base = str(root.parent.parent)
 
     def shown(text: str) -> str:
         # a message that cuts a path under the temporary folder cuts it where that folder's
         # own length puts the cut (pytest-999 -> pytest-1000 moves it): keep "<tmp>" and the cut
-        return re.sub(r"<tmp>[^'\n]*\.\.\.'", "<tmp>...'", text.replace(str(root), "<root>").replace(base, "<tmp>"))
+        text = re.sub(r"<tmp>[^'\n]*\.\.\.'", "<tmp>...'", text.replace(str(root), "<root>").replace(base, "<tmp>"))
+        # H103 "(2436 day(s) ago)", H104 "not updated for 2525 days": counted to today
+        return re.sub(r"\(\d+ day\(s\) ago\)|(?<=not updated for )\d+(?= days)", lambda m: "(<n> day(s) ago)"
+                      if m.group().startswith("(") else "<n>", text)
 
     for d in diags:
         if d.code != code:
