@@ -288,7 +288,7 @@ def any_pair_with_encoded(fresh: Sequence[tuple[str, Collection[int]]], known: I
         return not lb or (la if la < lb else lb) < ratio * (lb if la < lb else la)
 
     def pairs(a: set, b: Collection[int]) -> bool:
-        inter = len(a.intersection(b))
+        inter = _inter(a, b)
         return inter / (len(a) + len(b) - inter) >= threshold
 
     for k, a in enumerate(own):

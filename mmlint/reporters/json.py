@@ -27,7 +27,7 @@ from mmlint.textutil import lazy_re
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
-    from typing import Any, Iterator, TextIO
+    from typing import Any, Iterable, Iterator, TextIO
 
 FORMAT_ID = "mmlint.diagnostics/1"
 
@@ -176,17 +176,24 @@ def pieces(result: Any, cwd: str) -> Iterator[str]:
     by :func:`dumps`, indented as it is within the document: the same text."""
     head = {"format": FORMAT_ID, "tool": {"name": "mmlint", "version": __version__}, "summary": result.counts(),
             "diagnostics": []}
-    text = indented_at(head, "")
-    items = located(result, cwd)
-    if not items:
-        yield text
-        return
-    yield text[: -len("[]\n}")]  # up to and with '"diagnostics": '
-    lead = "[\n    "
-    for item in items:
-        yield lead + indented_at(diagnostic_dict(item), "    ")
-        lead = ",\n    "
-    yield "\n  ]\n}"
+    yield from array_pieces(indented_at(head, ""), "\n}", (diagnostic_dict(x) for x in located(result, cwd)), "    ")
+
+
+def array_pieces(text: str, tail: str, objs: Iterable[Any], margin: str) -> Iterator[str]:
+    """``text`` (a document as :func:`dumps` writes it with ``indent=2``,
+    ending with an empty list, ``[]``, then ``tail``) with ``objs`` in that
+    list, as consecutive strings: the head, one per object (each made when
+    it is asked for, at the indentation ``margin`` of the list's items),
+    the end. The same text as dumping the document with the objects in it."""
+    head = text[: -len("[]" + tail)]
+    lead = "[\n" + margin
+    for obj in objs:
+        if head:
+            yield head
+            head = ""
+        yield lead + indented_at(obj, margin)
+        lead = ",\n" + margin
+    yield text if head else "\n" + margin[:-2] + "]" + tail
 
 
 def indented_at(obj: Any, margin: str) -> str:

@@ -39,7 +39,7 @@ from urllib.parse import quote
 
 from mmlint import __version__
 from mmlint.reporters import Located, Reporter, located
-from mmlint.reporters.json import indented_at
+from mmlint.reporters.json import array_pieces, indented_at
 
 TYPE_CHECKING = False  # typing is imported by type checkers only (~2 ms at start-up)
 if TYPE_CHECKING:
@@ -136,18 +136,18 @@ def document(result: Any, cwd: str) -> dict[str, Any]:
         KeyError: a diagnostic whose code is not a registered rule.
     """
     items = located(result, cwd)
-    head = _head(items)
-    head["runs"][0]["results"] = list(_results(items))
+    codes = sorted({x.diagnostic.code for x in items})
+    head = _head(codes)
+    head["runs"][0]["results"] = list(_results(items, codes))
     return head
 
 
-def _head(items: list[Located]) -> dict[str, Any]:
+def _head(codes: list[str]) -> dict[str, Any]:
     """The log without results (``"results": []``, its last key): the
-    driver lists the rules of ``items``."""
+    driver lists the rules of ``codes`` (sorted)."""
     from mmlint import rules
 
     registry = rules.load()
-    codes = sorted({x.diagnostic.code for x in items})
     driver: dict[str, Any] = {"name": "mmlint", "version": __version__}
     homepage = _homepage()
     if homepage:
@@ -157,10 +157,10 @@ def _head(items: list[Located]) -> dict[str, Any]:
             "runs": [{"tool": {"driver": driver}, "columnKind": "unicodeCodePoints", "results": []}]}
 
 
-def _results(items: list[Located]) -> Iterator[dict[str, Any]]:
+def _results(items: list[Located], codes: list[str]) -> Iterator[dict[str, Any]]:
     """The result object of each of ``items``, in order, each made when it
-    is asked for."""
-    index = {code: i for i, code in enumerate(sorted({x.diagnostic.code for x in items}))}
+    is asked for (``ruleIndex`` into ``codes``, the driver's rules)."""
+    index = {code: i for i, code in enumerate(codes)}
     cache: list[Any] = []
     seen: dict[str, int] = {}
     for item in items:
@@ -202,14 +202,7 @@ class SarifReporter(Reporter):
         result at a time as each is made (20,000 results took ~190 MB as
         one document)."""
         items = located(result, cwd)
-        text = indented_at(_head(items), "")
-        if items:
-            stream.write(text[: -len("[]" + _TAIL)])
-            lead = "[\n        "
-            for entry in _results(items):
-                stream.write(lead + indented_at(entry, "        "))
-                lead = ",\n        "
-            stream.write("\n      ]" + _TAIL)
-        else:
-            stream.write(text)
+        codes = sorted({x.diagnostic.code for x in items})
+        for part in array_pieces(indented_at(_head(codes), ""), _TAIL, _results(items, codes), "        "):
+            stream.write(part)
         stream.write("\n")
