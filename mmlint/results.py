@@ -1,5 +1,6 @@
 """What a check returns: :class:`StoreResult` per store, :class:`CheckResult`
-per run, and :func:`display_path` to show a diagnostic's path.
+per run, and :func:`display_path` (:func:`display_paths`) to show a
+diagnostic's path.
 
 Plain classes in a module that imports nothing heavy (no :mod:`dataclasses`,
 no model, no rules), so that a check answered by the result cache
@@ -104,3 +105,37 @@ def display_path(root: str, span: Any, cwd: str | None = None) -> str:
     except ValueError:  # another drive on Windows
         rel = full
     return rel.replace(os.sep, "/")
+
+
+def display_paths(root: str, cwd: str | None = None) -> Any:
+    """A function ``path -> display_path(root, Span(path), cwd)`` for the
+    store-relative paths of one store: on POSIX, a plain path (no empty,
+    ``.`` or ``..`` part, not absolute) is joined to the store's display
+    root as text, one string concatenation instead of a ``relpath`` (20,000
+    files: ~0.1 s); other paths, Windows, and a ``cwd`` inside the store
+    (where ``relpath`` may cancel the path's first parts) take
+    :func:`display_path` itself."""
+    cwd = cwd or os.getcwd()
+    here, top = os.path.abspath(cwd), os.path.abspath(root)
+    if os.sep != "/" or os.altsep is not None or (here != top and here.startswith(top.rstrip("/") + "/")):
+        return lambda path: display_path(root, _At(path), cwd)
+    prefix = os.path.relpath(top, here)
+    lead = "" if prefix == "." else prefix.rstrip("/") + "/"
+
+    def show(path: str) -> str:
+        if (path and "//" not in path and "/./" not in path and "/../" not in path and path not in (".", "..")
+                and not path.startswith(("/", "./", "../")) and not path.endswith(("/", "/.", "/.."))):
+            return lead + path
+        return display_path(root, _At(path), cwd)
+
+    return show
+
+
+class _At:
+    """A stand-in for a span, holding only ``path`` (what
+    :func:`display_path` reads)."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
