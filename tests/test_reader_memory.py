@@ -165,7 +165,7 @@ def test_read_values_left_empty_share_one_container(tmp_path):
     assert note.extra == {"mood": "calm"} and note.extra is not EMPTY_DICT and note.header is EMPTY_DICT
     # a path and its pointer share one string: the walk's
     e = store.index.entries[0]
-    assert e.target is e.pointer and e.resolution.note is e.resolution.path is store.files["a.md"].path
+    assert e.target is e.pointer is e.resolution.note is e.resolution.path is store.files["a.md"].path
 
 
 @pytest.mark.parametrize("shared", [EMPTY_DICT, EMPTY_LIST], ids=["dict", "list"])
