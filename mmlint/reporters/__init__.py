@@ -138,7 +138,8 @@ def located(result: Any, cwd: str) -> list[Located] | InOrder:
 class InOrder:
     """The :class:`Located` items of one store's diagnostics that are in
     report order as they are (:func:`located`), each made as it is
-    iterated; iterable any number of times, with a length.
+    iterated; iterable any number of times, with a length, but not a list
+    (no indexing or slicing: ``list(view)`` makes one).
 
     ``show``: store path -> display path (:func:`mmlint.results.display_paths`).
     """
@@ -166,6 +167,8 @@ class InOrder:
         paths rise strictly from one file to the next: then they are in
         report order as they are. Linear, no object kept per diagnostic."""
         ds, show = self._res.diagnostics, self._show
+        if not ds:
+            return True
         last = ds[0]
         shown = show(last.span.path)
         for d in ds[1:]:

@@ -68,6 +68,12 @@ def test_diagnostics_out_of_order_are_sorted(tmp_path, monkeypatch):
     assert [(x.path, x.diagnostic) for x in got] == [(x.path, x.diagnostic) for x in want]
 
 
+def test_an_empty_store_is_in_order(tmp_path):
+    store = copy.copy(_checked(tmp_path).stores[0])
+    store.diagnostics = []
+    assert reporters.InOrder(store, display_paths(store.found.path, str(tmp_path))).in_order()
+
+
 def test_ties_broken_by_code_then_message(tmp_path, monkeypatch):
     base = _checked(tmp_path).stores[0]
     d = base.diagnostics[0]
@@ -123,11 +129,33 @@ PARTS = st.sampled_from(["a", "b", "c.md", ".", "..", "", "x y", "é"])
 @settings(max_examples=300, deadline=None)
 @given(root=st.lists(PARTS, min_size=0, max_size=4), cwd=st.lists(PARTS, min_size=0, max_size=4),
        paths=st.lists(st.lists(PARTS, min_size=1, max_size=4).map("/".join), min_size=1, max_size=6),
-       absolute=st.booleans(), slash=st.booleans())
-def test_display_paths_are_display_path(root, cwd, paths, absolute, slash):
+       absolute=st.booleans(), slash=st.booleans(), doubled=st.sampled_from(["", "root", "cwd"]))
+def test_display_paths_are_display_path(root, cwd, paths, absolute, slash, doubled):
     base = "/tmp/mmlint-display"
     root_s = posixpath.join(base, *root) if absolute else posixpath.join(*root) if root else "."
     cwd_s = posixpath.join(base, *cwd) + ("/" if slash else "")
+    if doubled == "root" and absolute:  # abspath keeps exactly two leading slashes: "//tmp" is not "/tmp" as text
+        root_s = "/" + root_s
+    elif doubled == "cwd":
+        cwd_s = "/" + cwd_s
     show = display_paths(root_s, cwd_s)
     for p in paths + ["/" + paths[0], paths[0] + "/"]:
         assert show(p) == display_path(root_s, Span(p), cwd_s), (root_s, cwd_s, p)
+
+
+@pytest.mark.parametrize("fmt", ["text", "junit"])
+def test_a_root_given_with_two_leading_slashes_from_inside_it(tmp_path, monkeypatch, capsys, fmt):
+    """``//tmp/s`` stays ``//tmp/s`` for abspath, while the working folder is
+    ``/tmp/s/sub``: the paths shown are still relative to it (the fast path
+    once took the folder for one outside the store: ``../sub/n1.md``)."""
+    from mmlint.cli import main
+
+    result = _checked(tmp_path)
+    root = result.stores[0].found.path
+    assert root.startswith("/") and not root.startswith("//")
+    monkeypatch.chdir(os.path.join(root, "sub"))
+    main(["check", "--no-cache", "--profile", "upstream", "--format", fmt, "/" + root])
+    out = capsys.readouterr().out
+    assert "../sub/" not in out
+    assert ("deep.md:" if fmt == "text" else 'name="deep.md"') in out
+    assert "../n1.md" in out
