@@ -93,9 +93,12 @@ def test_a_body_full_of_link_syntax_costs_no_more_than_a_normal_body(tmp_path):
     quarter = LINK_SYNTAX[: len(LINK_SYNTAX) // 4]
     roots = [make_store(tmp_path / "lin" / w, {"MEMORY.md": IDX, "a.md": NOTE + body})
              for w, body in (("full", LINK_SYNTAX), ("quarter", quarter))]
-    full = min(_cpu(roots[0]) for _ in range(3))
-    part = min(_cpu(roots[1]) for _ in range(3))
-    assert full <= 6 * part  # 4x the text: linear is 4x
+    runs: tuple[list[float], list[float]] = ([], [])
+    for _ in range(5):  # interleaved, as _ratio: a burst of load on the shared machine slows both
+        for root, got in zip(roots, runs):
+            got.append(_cpu(root))
+    full, part = min(runs[0]), min(runs[1])
+    assert full <= 6 * part, (runs,)  # 4x the text: linear is 4x
 
 
 def test_index_of_open_brackets_costs_no_more_than_a_normal_index(tmp_path):
