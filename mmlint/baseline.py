@@ -22,12 +22,12 @@ deleting unrelated lines hides nothing new and reveals nothing old.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from typing import Any
 
 from mmlint import __version__
+from mmlint.digest import sha256_hex
 from mmlint.errors import CheckError
 from mmlint.textutil import decode
 
@@ -58,7 +58,7 @@ def fingerprints(store: Any, diagnostics: list[Any]) -> list[str]:
         n = seen.get(key, 0)
         seen[key] = n + 1
         raw = "\0".join((d.code, d.span.path, text, str(n))).encode("utf-8", "surrogateescape")
-        out[i] = hashlib.sha256(raw).hexdigest()[:16]
+        out[i] = sha256_hex(raw)[:16]
     return out
 
 

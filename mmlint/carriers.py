@@ -315,24 +315,26 @@ def signature(note: Any, drop: tuple[str, ...] = ()) -> str:
     """A digest of ``note``'s values (:data:`NOTE_FIELDS` present, extra keys,
     body, category, slug), leaving out the fields in ``drop``: equal values,
     equal signatures, whatever dialect the note was read from."""
-    import hashlib
     import json
+
+    from mmlint.digest import sha256_hex
 
     d = {k: getattr(note, k) for k in NOTE_FIELDS if k not in drop and getattr(note, k) is not None}
     d.update(extra=note.extra, body=note.body, category=list(note.category), slug=note.slug)
     text = json.dumps(d, sort_keys=True, ensure_ascii=True, default=str)
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return sha256_hex(text.encode("utf-8", "surrogateescape"))[:32]
 
 
 def _index_signature(notes: list[Any], lines: list[str], sigs: dict[int, str] | None = None) -> str:
     """A digest of the notes' signatures and the index lines; ``sigs``: the
     signatures already computed, by ``id`` of the note."""
-    import hashlib
     import json
+
+    from mmlint.digest import sha256_hex
 
     have = sigs or {}
     text = json.dumps([sorted(have.get(id(n)) or signature(n) for n in notes), lines], ensure_ascii=True)
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return sha256_hex(text.encode("utf-8", "surrogateescape"))[:32]
 
 
 def rebuild(rec: dict[str, Any], body: str) -> bytes:

@@ -460,8 +460,9 @@ def map_topic(slug: str) -> str:
     keeps the original slug in the ``mmlint-slug`` entry line, and two slugs
     mapping to one topic are refused (:class:`~mmlint.dialects.PathClaims`).
     """
-    import hashlib
     import unicodedata
+
+    from mmlint.digest import sha256_hex
 
     if valid_topic(slug):
         return slug
@@ -469,7 +470,7 @@ def map_topic(slug: str) -> str:
     if valid_topic(topic):
         return topic
     nfc = unicodedata.normalize("NFC", slug).encode("utf-8", "surrogateescape")
-    digest = hashlib.sha256(nfc).hexdigest()[:_HASH_CHARS]
+    digest = sha256_hex(nfc)[:_HASH_CHARS]
     head = topic[: TOPIC_MAX - _HASH_CHARS - 1].rstrip("._-")
     return f"{head}-{digest}" if head else digest
 

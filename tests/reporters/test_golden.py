@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import io
 import os
-from email.message import Message
-from importlib import metadata
 from pathlib import Path
 
 import fixed_result
 import pytest
 
 from mmlint import reporters
+from mmlint.reporters import sarif
 from mmlint.reporters.statistics import StatisticsReporter
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -42,10 +41,8 @@ FILES = {
 
 @pytest.fixture(autouse=True)
 def fixed_homepage(monkeypatch):
-    """The SARIF driver's informationUri comes from package metadata; pin it."""
-    meta = Message()
-    meta["Project-URL"] = "Homepage, https://example.org/mmlint"
-    monkeypatch.setattr(metadata, "metadata", lambda name: meta)
+    """The SARIF driver's informationUri is the project's home page; pin it."""
+    monkeypatch.setattr(sarif, "HOMEPAGE", "https://example.org/mmlint")
 
 
 def render(reporter) -> bytes:

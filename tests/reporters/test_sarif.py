@@ -18,21 +18,26 @@ import re
 import shutil
 import subprocess
 import sys
-from email.message import Message
-from importlib import metadata
+from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
 import fixed_result
+from hypothesis import given
+from hypothesis import strategies as st
 from conftest import CORPUS, needs_corpus
 
 from mmlint import __version__, reporters, rules
 from mmlint.api import CheckResult
+from mmlint.reporters import sarif
 from mmlint.reporters.sarif import rule_descriptor
 from mmlint.ruledocs import plain
 
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 #: RFC 3986 characters a relative-path reference may hold once percent-encoded.
 URI_CHARS = re.compile(r"^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]+$")
+
+
+FIXTURE = Path(__file__).resolve().parents[2] / "mmlint" / "example" / "store"
 
 
 def render(result=None) -> dict:
@@ -130,11 +135,35 @@ def test_fingerprints_are_unique_and_count_repeated_lines():
 
 def test_information_uri_is_the_declared_homepage(monkeypatch):
     assert "informationUri" not in render()["runs"][0]["tool"]["driver"]  # this checkout declares none
-    meta = Message()
-    meta["Project-URL"] = "Source, https://example.org/src"
-    meta["Project-URL"] = "Homepage, https://example.org/mmlint"
-    monkeypatch.setattr(metadata, "metadata", lambda name: meta)
-    assert render()["runs"][0]["tool"]["driver"]["informationUri"] == "https://example.org/mmlint"
+    monkeypatch.setattr(sarif, "HOMEPAGE", "https://example.org/mmlint")
+    driver = render()["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://example.org/mmlint"
+    assert all(r["helpUri"].startswith("https://example.org/mmlint/blob/main/docs/rules.md#") for r in driver["rules"])
+
+
+def test_homepage_is_the_one_pyproject_declares():
+    import tomllib
+
+    with open(Path(__file__).resolve().parents[2] / "pyproject.toml", "rb") as fh:
+        project = tomllib.load(fh)["project"]
+    urls = {k.lower(): v for k, v in project.get("urls", {}).items()}
+    assert sarif.HOMEPAGE == urls.get("homepage")
+
+
+def test_a_report_loads_neither_openssl_nor_package_metadata(tmp_path):
+    """hashlib (libcrypto: +3.8 MiB), importlib.metadata (~40 ms, +7 MiB)
+    and urllib.parse (ipaddress: ~2.5 ms) were each imported by every SARIF
+    report."""
+    import subprocess
+    import sys
+
+    names = ("hashlib", "_hashlib", "importlib.metadata", "email", "urllib.parse")
+    code = (f"import io, sys; names = {names!r}; had = {{m for m in names if m in sys.modules}}; "  # an editable install's finder imports some at start-up
+            "from mmlint import api; from mmlint.reporters import sarif; "
+            f"sarif.SarifReporter().report(api.check([{str(FIXTURE)!r}]), io.StringIO(), '/'); "
+            "print(sorted(m for m in names if m in sys.modules and m not in had))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
 
 
 def test_no_diagnostics_is_still_a_valid_log():
@@ -232,3 +261,10 @@ def test_the_log_is_written_a_result_at_a_time(tmp_path):
     finally:
         tracemalloc.stop()
     assert peak < whole.size / 2, (peak, whole.size)
+
+
+@given(st.text(max_size=40) | st.binary(max_size=40).map(lambda b: b.decode("utf-8", "surrogateescape")))
+def test_uri_is_urllib_quote(path):
+    from urllib.parse import quote
+
+    assert sarif._uri(path) == quote(path.encode("utf-8", "surrogateescape"), safe="/")
