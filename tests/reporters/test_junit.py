@@ -113,3 +113,119 @@ def test_cli_hostile_names_on_disk_parse(store, tmp_path):
     xml = ET.fromstring(proc.stdout)
     assert_counts(xml)
     assert int(xml.get("tests")) == 4 and int(xml.get("failures")) >= 1
+
+
+def _reference(result, cwd: str) -> str:
+    """The document as the reporter wrote it when it built the whole tree
+    (before it wrote a test case at a time): the text to match."""
+    from mmlint.api import display_path
+    from mmlint.reporters.junit import safe_path_text, store_path, xml_text
+    from mmlint.span import Span
+
+    files = {id(res): {} for res in result.stores}
+    for x in reporters.located(result, cwd):
+        files[id(x.store)].setdefault(x.path, []).append(x)
+    root = ET.Element("testsuites", name="mmlint")
+    tests = failing = 0
+    for res in result.stores:
+        found = files[id(res)]
+        checked = [n.path for n in res.store.notes] + ([res.store.index.path] if res.store.index is not None else [])
+        for p in checked:
+            found.setdefault(display_path(res.found.path, Span(p), cwd), [])
+        where = xml_text(safe_path_text(store_path(res, cwd)))
+        suite = ET.SubElement(root, "testsuite", name=where)
+        props = ET.SubElement(suite, "properties")
+        ET.SubElement(props, "property", name="dialect", value=res.dialect)
+        if res.profile:
+            ET.SubElement(props, "property", name="profile", value=res.profile)
+        for path in sorted(found):
+            shown = xml_text(safe_path_text(path))
+            case = ET.SubElement(suite, "testcase", classname=where, name=shown, file=shown)
+            notes = []
+            for x in found[path]:
+                d = x.diagnostic
+                body = f"{shown}:{d.span.line}:{d.span.column}: {d.code} {d.severity} {xml_text(d.message)}"
+                if d.hint:
+                    body += f"\nhint: {xml_text(d.hint)}"
+                if d.severity == "info":
+                    notes.append(body)
+                else:
+                    ET.SubElement(case, "failure", type=d.code, message=xml_text(d.message)).text = body
+            if notes:
+                ET.SubElement(case, "system-out").text = "\n".join(notes)
+        bad = sum(1 for p in found if any(x.diagnostic.severity != "info" for x in found[p]))
+        suite.attrib.update(tests=str(len(found)), failures=str(bad), errors="0", skipped="0")
+        tests, failing = tests + len(found), failing + bad
+    root.attrib.update(tests=str(tests), failures=str(failing), errors="0")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _many(tmp_path, name: str, notes: int):
+    from mmlint import api
+
+    files = {"MEMORY.md": "# Memory Index\n\n- [A](n0.md) - h\n- [G](gone.md) - h\n"}
+    files.update({f"n{i}.md": f"---\nname: n{i}\ndescription: d\ntype: reference\n---\n\nsee [[x{i}]] & <b>\n"
+                  for i in range(notes)})
+    files["sub/deep.md"] = "---\nname: deep\n---\n"
+    root = tmp_path / name
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return api.check([str(root)], profile="upstream")
+
+
+def test_written_case_by_case_as_the_whole_tree(tmp_path, monkeypatch):
+    import copy
+
+    one = _many(tmp_path, "a", 40)
+    two = _many(tmp_path, "b&<c>", 5)
+    empty = copy.copy(one.stores[0])
+    empty.store = copy.copy(empty.store)
+    empty.store.notes, empty.store.index, empty.diagnostics = [], None, []  # a suite without test cases
+    results = [fixed_result.build(), CheckResult([]), one, CheckResult(one.stores + two.stores),
+               CheckResult([empty]), CheckResult([empty, two.stores[0]]), CheckResult(one.stores * 2)]
+    for at in (1, 10**9):  # the in-order view of located() and its list
+        monkeypatch.setattr(reporters, "IN_ORDER_AT", at)
+        for result in results:
+            for cwd in (fixed_result.CWD, str(tmp_path), str(tmp_path / "a")):
+                assert render_at(result, cwd) == _reference(result, cwd)
+
+
+def render_at(result, cwd: str) -> str:
+    buf = io.StringIO()
+    reporters.get("junit").report(result, buf, cwd)
+    return buf.getvalue()
+
+
+def test_holds_one_test_case_at_a_time(tmp_path):
+    """20,000 failures in 20,000 files: the whole tree and its text peaked
+    at ~28 MB; written a case at a time, what is held is the list of the
+    files checked (~0.5 MB). With the collector off, as during a command,
+    ET.indent on each case left a reference cycle a case (~7 MiB here)."""
+    import copy
+    import tracemalloc
+
+    from many import Sink
+
+    from mmlint.diagnostic import Diagnostic
+    from mmlint.span import Span
+
+    base = _many(tmp_path, "s", 1)
+    res = copy.copy(base.stores[0])
+    d = next(x for x in res.diagnostics if x.severity != "info")
+    res.diagnostics = [Diagnostic(d.code, d.name, d.severity, Span(f"f{i:05}.md", 1, 1), d.message) for i in range(20000)]
+    result = CheckResult([res])
+    sink = Sink()
+    import gc
+
+    gc.disable()  # as during a command (mmlint.cli): a reference cycle made per case stays
+    tracemalloc.start()
+    try:
+        reporters.get("junit").report(result, sink, str(tmp_path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        gc.enable()
+    assert sink.size > 2_000_000
+    assert peak < 2_000_000, peak  # ~0.5 MB
