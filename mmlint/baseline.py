@@ -92,7 +92,7 @@ def write(baseline_path: str, results: list[Any]) -> int:
     Raises:
         CheckError: the file cannot be written.
     """
-    from mmlint.fixes import write_output
+    from mmlint.atomic import write_output
 
     doc = document(results, baseline_path)
     from mmlint.reporters.json import dumps

@@ -20,11 +20,11 @@ rule's tests check it); a second run after a fix finds nothing left to fix.
 from __future__ import annotations
 
 import os
-import re
 import stat
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any
+
+from mmlint.atomic import TEMP_RE, discard, write_temp
 
 #: Rounds of fix, re-read and re-check before giving up (ruff uses 100).
 MAX_ROUNDS = 100
@@ -178,9 +178,6 @@ def _inserted(base: bytes, inserts: list[tuple[int, bytes]]) -> bytes:
     return b"".join(pieces)
 
 
-#: Temporary files :func:`atomic_write` makes: ``.<name>.<pid>.<random>.mmlint.tmp``
-#: (older releases wrote ``.<name>.<random>.mmlint.tmp``, without the pid).
-TEMP_RE = re.compile(r"^\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?[A-Za-z0-9_]+\.mmlint\.tmp\Z", re.S)
 #: Age (seconds) after which a temporary file without a live owner's pid is swept.
 STALE_SECONDS = 600
 
@@ -197,7 +194,7 @@ def _alive(pid: int) -> bool:
 
 def sweep(root: str, now: float | None = None) -> list[str]:
     """Remove the temporary files a killed ``--fix`` left in the store at
-    ``root``: regular files named by :data:`TEMP_RE` whose writer's pid is
+    ``root``: regular files named by :data:`mmlint.atomic.TEMP_RE` whose writer's pid is
     no longer running (or, without a pid, older than :data:`STALE_SECONDS`).
     Returns their store-relative POSIX paths. Nothing else is touched;
     symlinks and other tools' folders are not followed."""
@@ -327,13 +324,13 @@ def _swap(path: str, old: bytes | None, new: bytes) -> str | _Swapped:
     if old is None:
         if os.path.lexists(path):
             return "created by someone else meanwhile"
-        tmp = _write_temp(path, new, None)
+        tmp = write_temp(path, new, None)
         try:
             os.link(tmp, path)
         except FileExistsError:
             return "created by someone else meanwhile"
         finally:
-            _unlink(tmp)
+            discard(tmp)
         return ""
     fd, st, err = _open_regular(path)
     if fd is None or st is None:
@@ -342,7 +339,7 @@ def _swap(path: str, old: bytes | None, new: bytes) -> str | _Swapped:
         if _read_all(fd) != old:
             os.close(fd)
             return "changed on disk since it was read"
-        tmp = _write_temp(path, new, stat.S_IMODE(st.st_mode))
+        tmp = write_temp(path, new, stat.S_IMODE(st.st_mode))
         try:
             now = os.stat(path)
             held = os.fstat(fd)
@@ -351,7 +348,7 @@ def _swap(path: str, old: bytes | None, new: bytes) -> str | _Swapped:
                 return "changed on disk while being fixed; run --fix again"
             os.replace(tmp, path)
         finally:
-            _unlink(tmp)
+            discard(tmp)
     except BaseException:
         try:
             os.close(fd)
@@ -373,12 +370,12 @@ def _settle(done: str | _Swapped) -> str:
         # the old file's bytes, that write included.
         mine = os.stat(done.path)
         theirs = _read_all(done.fd)
-        back = _write_temp(done.path, theirs, stat.S_IMODE(done.st.st_mode))
+        back = write_temp(done.path, theirs, stat.S_IMODE(done.st.st_mode))
         try:
             if _sig(os.stat(done.path)) == _sig(mine):
                 os.replace(back, done.path)
         finally:
-            _unlink(back)
+            discard(back)
         return "changed on disk while being fixed; left as the other program wrote it"
     finally:
         os.close(done.fd)
@@ -397,74 +394,6 @@ def _read_all(fd: int) -> bytes:
             return b"".join(chunks)
         chunks.append(chunk)
         pos += len(chunk)
-
-
-def _unlink(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
-
-
-def _write_temp(path: str, data: bytes, mode: int | None) -> str:
-    """A new temporary file beside ``path`` holding ``data``, flushed to
-    disk, with permission bits ``mode`` (``None``: the umask's). Named
-    ``.<name>.<pid>.<random>.mmlint.tmp`` so that :func:`sweep` can tell a
-    killed writer's leftover from a live one's."""
-    folder = os.path.dirname(path) or "."
-    if mode is None:
-        mask = os.umask(0)
-        os.umask(mask)
-        mode = 0o666 & ~mask  # a new file gets the mode open() would give it, not mkstemp's 0600
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.{os.getpid()}.", suffix=".mmlint.tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-    except BaseException:
-        _unlink(tmp)
-        raise
-    return tmp
-
-
-def atomic_write(path: str, data: bytes) -> None:
-    """Replace (or create) ``path`` with ``data``: a unique temporary file in
-    the same folder (:func:`_write_temp`), flushed to disk, then renamed over
-    ``path``. The old file's permission bits are kept (a new file gets the
-    umask's). Raises ``OSError``; on failure ``path`` is untouched and the
-    temporary file removed."""
-    try:
-        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = None
-    tmp = _write_temp(path, data, mode)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        _unlink(tmp)
-        raise
-
-
-def write_output(path: str, data: bytes) -> None:
-    """Write a file the user named on the command line (``--output``,
-    ``--write-baseline``): a regular file, or a symlink to one, has its
-    target replaced atomically (:func:`atomic_write`), the link kept; a
-    FIFO, a device or a terminal (``/dev/stdout``) is written in place, as
-    a shell's ``>`` would; a new path (or a dangling link's target) is
-    created. Replacing the name itself swapped a symlink, a FIFO or (as
-    root) ``/dev/stdout`` for a regular file. Raises ``OSError``."""
-    real = os.path.realpath(path)
-    try:
-        st = os.stat(real)
-    except FileNotFoundError:
-        st = None
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        with open(real, "wb") as fh:
-            fh.write(data)
-        return
-    atomic_write(real, data)
 
 
 def unified_diff(path: str, old: bytes | None, new: bytes) -> str:

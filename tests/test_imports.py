@@ -210,6 +210,16 @@ def test_a_check_in_another_format_imports_no_typing(tmp_path, fmt):
     assert f"mmlint.reporters.{fmt.replace('-', '_')}" in added and "typing" not in added
 
 
+def test_a_check_with_output_imports_no_fix_machinery(tmp_path):
+    # --output wrote through mmlint.fixes (dataclasses, typing: ~8 ms); mmlint.atomic is its own module
+    root = _store(tmp_path / "plain")
+    added = _added(["check", str(root), "--format", "json", "--profile", "upstream", "--no-cache",
+                    "--output", str(tmp_path / "report.json")])
+    assert "mmlint.atomic" in added
+    assert added & {"mmlint.fixes", "dataclasses", "typing"} == set()
+    assert (tmp_path / "report.json").read_text(encoding="utf-8").startswith("{")
+
+
 def test_plain_check_imports_no_typing(plain_check_adds):
     # annotations name typing only under TYPE_CHECKING; Span, Found and Located are collections.namedtuple
     assert "typing" not in plain_check_adds

@@ -178,12 +178,20 @@ def run(args: argparse.Namespace) -> int:
     else:
         import io
 
-        buf = io.StringIO()  # render first: a failing reporter leaves no half-written file
-        reporter.report(result, buf, os.getcwd())
-        from mmlint.fixes import write_output
+        cwd = os.getcwd()
+
+        def render(fh) -> None:
+            """The report into the binary file ``fh``, as it is made (UTF-8, a
+            character it cannot encode backslash-escaped, no newline translation)."""
+            text = io.TextIOWrapper(fh, encoding="utf-8", errors="backslashreplace", newline="")
+            reporter.report(result, text, cwd)
+            text.flush()
+            text.detach()
+
+        from mmlint.atomic import write_output
 
         try:
-            write_output(os.path.abspath(args.output), buf.getvalue().encode("utf-8", "backslashreplace"))
+            write_output(os.path.abspath(args.output), render)  # a failing reporter leaves no half-written file
         except OSError as exc:
             raise api.CheckError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return status

@@ -37,7 +37,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Merge, write ``OURS``, verify; see the module docs for the status."""
-    from mmlint.fixes import atomic_write
+    from mmlint.atomic import atomic_write
     from mmlint.merging.index import merge_index, verify
     from mmlint.textutil import echo
 

@@ -92,3 +92,44 @@ def test_machine_formats_import_no_rich(args, store):
             "print('RICH' if 'rich' in sys.modules else 'NORICH', file=sys.stderr)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "NORICH" in proc.stderr, proc.stderr
+
+
+class _Chunks:
+    """A reporter writing 64 KB, looking at the folder, then failing or
+    writing the rest (``fail``)."""
+
+    color, quiet = "auto", False
+
+    def __init__(self, folder, fail: bool):
+        self.folder, self.fail, self.seen = folder, fail, []
+
+    def report(self, result, stream, cwd):
+        stream.write("x" * 65536)
+        stream.flush()
+        self.seen = sorted((p.name, p.stat().st_size) for p in self.folder.iterdir() if p.name.endswith(".mmlint.tmp"))
+        if self.fail:
+            raise RuntimeError("reporter failed")
+        stream.write("end \udcff\n")
+
+
+@pytest.mark.parametrize("fail", [False, True])
+def test_output_is_written_as_it_is_made_and_only_whole(fail, store, tmp_path, monkeypatch):
+    """The report goes into the temporary file as it is made (it was held
+    whole in memory: ~20 MB at 20,000 findings, before its bytes), and a
+    reporter that fails leaves the old file as it was and no temporary file."""
+    from mmlint import cli, reporters
+
+    root = store(BROKEN)
+    out = tmp_path / "report.out"
+    out.write_text("old")
+    chunks = _Chunks(tmp_path, fail)
+    monkeypatch.setattr(reporters, "get", lambda name: chunks)
+    if fail:
+        with pytest.raises(RuntimeError):
+            cli.main(["check", str(root), "--no-cache", "--output", str(out)])
+        assert out.read_text() == "old"
+    else:
+        assert cli.main(["check", str(root), "--no-cache", "--output", str(out)]) == 1
+        assert out.read_bytes() == b"x" * 65536 + b"end \\udcff\n"
+    assert len(chunks.seen) == 1 and chunks.seen[0][0].startswith(".report.out.") and chunks.seen[0][1] >= 65536
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".mmlint.tmp")]
