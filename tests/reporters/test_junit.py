@@ -115,50 +115,43 @@ def test_cli_hostile_names_on_disk_parse(store, tmp_path):
     assert int(xml.get("tests")) == 4 and int(xml.get("failures")) >= 1
 
 
-def _reference(result, cwd: str) -> str:
-    """The document as the reporter wrote it when it built the whole tree
-    (before it wrote a test case at a time): the text to match."""
+def _expected(result, cwd: str) -> list[tuple[str, list[tuple[str, list[str], int]]]]:
+    """For each store: its suite name and, for each file it checked or a
+    diagnostic names (sorted), ``(name, failure types in report order,
+    number of info findings)``."""
     from mmlint.api import display_path
     from mmlint.reporters.junit import safe_path_text, store_path, xml_text
     from mmlint.span import Span
 
-    files = {id(res): {} for res in result.stores}
-    for x in reporters.located(result, cwd):
-        files[id(x.store)].setdefault(x.path, []).append(x)
-    root = ET.Element("testsuites", name="mmlint")
-    tests = failing = 0
+    items = list(reporters.located(result, cwd))
+    out = []
     for res in result.stores:
-        found = files[id(res)]
-        checked = [n.path for n in res.store.notes] + ([res.store.index.path] if res.store.index is not None else [])
-        for p in checked:
-            found.setdefault(display_path(res.found.path, Span(p), cwd), [])
-        where = xml_text(safe_path_text(store_path(res, cwd)))
-        suite = ET.SubElement(root, "testsuite", name=where)
-        props = ET.SubElement(suite, "properties")
-        ET.SubElement(props, "property", name="dialect", value=res.dialect)
-        if res.profile:
-            ET.SubElement(props, "property", name="profile", value=res.profile)
-        for path in sorted(found):
-            shown = xml_text(safe_path_text(path))
-            case = ET.SubElement(suite, "testcase", classname=where, name=shown, file=shown)
-            notes = []
-            for x in found[path]:
-                d = x.diagnostic
-                body = f"{shown}:{d.span.line}:{d.span.column}: {d.code} {d.severity} {xml_text(d.message)}"
-                if d.hint:
-                    body += f"\nhint: {xml_text(d.hint)}"
-                if d.severity == "info":
-                    notes.append(body)
-                else:
-                    ET.SubElement(case, "failure", type=d.code, message=xml_text(d.message)).text = body
-            if notes:
-                ET.SubElement(case, "system-out").text = "\n".join(notes)
-        bad = sum(1 for p in found if any(x.diagnostic.severity != "info" for x in found[p]))
-        suite.attrib.update(tests=str(len(found)), failures=str(bad), errors="0", skipped="0")
-        tests, failing = tests + len(found), failing + bad
-    root.attrib.update(tests=str(tests), failures=str(failing), errors="0")
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+        names = {display_path(res.found.path, Span(p), cwd) for p in [n.path for n in res.store.notes]
+                 + ([res.store.index.path] if res.store.index is not None else [])}
+        names |= {x.path for x in items if x.store is res}
+        cases = []
+        for name in sorted(names):
+            mine = [x.diagnostic for x in items if x.store is res and x.path == name]
+            cases.append((xml_text(safe_path_text(name)), [d.code for d in mine if d.severity != "info"],
+                          sum(d.severity == "info" for d in mine)))
+        out.append((xml_text(safe_path_text(store_path(res, cwd))), cases))
+    return out
+
+
+def _check_document(out: str, result, cwd: str) -> None:
+    """``out`` is ElementTree's own indented text of its tree, with the
+    suites, cases and counts :func:`_expected` gives."""
+    head = '<?xml version="1.0" encoding="UTF-8"?>\n'
+    assert out.startswith(head) and out.endswith("\n")
+    root = ET.fromstring(out[len(head):-1])
+    assert_counts(root)
+    again = ET.fromstring(out[len(head):-1])
+    ET.indent(again)
+    assert head + ET.tostring(again, encoding="unicode") + "\n" == out
+    got = [(s.get("name"), [(c.get("name"), [f.get("type") for f in c.findall("failure")],
+                             sum(not line.startswith("hint: ") for line in (c.findtext("system-out") or "").split("\n") if line))
+                            for c in s.findall("testcase")]) for s in root.findall("testsuite")]
+    assert got == _expected(result, cwd)
 
 
 def _many(tmp_path, name: str, notes: int):
@@ -189,7 +182,7 @@ def test_written_case_by_case_as_the_whole_tree(tmp_path, monkeypatch):
         monkeypatch.setattr(reporters, "IN_ORDER_AT", at)
         for result in results:
             for cwd in (fixed_result.CWD, str(tmp_path), str(tmp_path / "a")):
-                assert render_at(result, cwd) == _reference(result, cwd)
+                _check_document(render_at(result, cwd), result, cwd)
 
 
 def render_at(result, cwd: str) -> str:
