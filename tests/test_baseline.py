@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from conftest import make_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "rules"))
@@ -132,3 +136,103 @@ def test_fingerprint_ignores_line_numbers_and_spacing():
 
     assert fp(b"x\n- [a](b.md)  hook\n", 2) == fp(b"\n\n\n-  [a](b.md) hook\r\n", 4)
     assert fp(b"- [a](b.md)\n", 1) != fp(b"- [a](c.md)\n", 1)
+
+
+def _diags(specs):
+    from mmlint.rules import Diagnostic
+    from mmlint.span import Span
+
+    return [Diagnostic(code, "x", "error", Span(path, line, col), msg, anchor=anchor) for path, line, col, code, msg, anchor in specs]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a.md", "b.md", "c/d.md"]), st.integers(1, 4), st.integers(1, 3),
+                          st.sampled_from(["P101", "F111"]), st.sampled_from(["m", "n"]), st.sampled_from([None, "cap"])),
+                max_size=30))
+def test_fingerprints_count_occurrences_in_report_order(specs):
+    """A fingerprint's counter is the number of findings before it, in
+    report order, with the same rule, path and line text (or anchor)."""
+    import hashlib
+
+    from mmlint import baseline
+    from mmlint.model import FileRecord, Store
+
+    files = {p: FileRecord(p, "note", 0, b"same\nsame\nother\n  same  \n") for p in ("a.md", "b.md", "c/d.md")}
+    store = Store(root="/x", dialect="engramory", files=files)
+    ds = _diags(specs)
+    lines = {1: "same", 2: "same", 3: "other", 4: "same"}
+    text = [d.anchor if d.anchor is not None else lines[d.span.line] for d in ds]
+    want = []
+    for i, d in enumerate(ds):
+        before = sum(1 for j, e in enumerate(ds) if (e.sort_key(), j) < (d.sort_key(), i)
+                     and (e.code, e.span.path, text[j]) == (d.code, d.span.path, text[i]))
+        raw = "\0".join((d.code, d.span.path, text[i], str(before))).encode()
+        want.append(hashlib.sha256(raw).hexdigest()[:16])
+    assert baseline.fingerprints(store, ds) == want
+
+
+@pytest.mark.parametrize("finding,ok", [
+    ({"rule": "P101", "path": "a.md", "fingerprint": "f"}, True),
+    ({"fingerprint": "f", "store": "elsewhere"}, True),  # a finding with a stray key is still one
+    ({"fingerprint": "f", "findings": []}, True),  # as before: any object with a text fingerprint
+    ({"fingerprint": 3}, False),
+    ("f", False),
+    ({"rule": "P101"}, False),
+])
+def test_read_takes_findings_as_before(tmp_path, finding, ok):
+    import json
+
+    from mmlint import baseline
+    from mmlint.errors import CheckError
+
+    doc = {"format": baseline.FORMAT, "stores": [{"store": "s", "findings": [finding]}]}
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(doc))
+    if ok:
+        assert baseline.read(str(path)) == {"s": {"f"}}
+    else:
+        with pytest.raises(CheckError, match="malformed store record"):
+            baseline.read(str(path))
+
+
+@pytest.mark.parametrize("store,message", [
+    ({"store": "s", "fingerprint": "f"}, "malformed store record"),
+    ("s", "malformed store record"),
+])
+def test_read_refuses_store_records_as_before(tmp_path, store, message):
+    import json
+
+    from mmlint import baseline
+    from mmlint.errors import CheckError
+
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"format": baseline.FORMAT, "stores": [store]}))
+    with pytest.raises(CheckError, match=message):
+        baseline.read(str(path))
+    path.write_text(json.dumps({"fingerprint": "f", "stores": []}))
+    with pytest.raises(CheckError, match="not an mmlint.baseline/1 file"):
+        baseline.read(str(path))
+
+
+def test_read_holds_fingerprints_not_records(tmp_path):
+    """20,000 findings (a 2.7 MB file): read into a 64 MiB buffer, then
+    parsed into dicts with their rule and path beside the file's bytes,
+    they peaked at ~67 MB (12.6 MB without the buffer); kept as
+    fingerprints, the text alone while it is parsed: ~6.3 MB."""
+    import json
+    import tracemalloc
+
+    from mmlint import baseline
+
+    findings = [{"rule": "P109", "path": f"note-{i:05}.md", "fingerprint": f"{i:016x}"} for i in range(20000)]
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"format": baseline.FORMAT, "stores": [{"store": "s", "findings": findings}]}, indent=2))
+    del findings
+    tracemalloc.start()
+    try:
+        got = baseline.read(str(path))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(got["s"]) == 20000
+    assert peak < 8_000_000, peak
