@@ -25,7 +25,7 @@ def sha256_hex(data: bytes) -> str:
             from _sha2 import sha256  # CPython 3.12 and later
         except ImportError:
             try:
-                from _sha256 import sha256  # CPython 3.11
+                from _sha256 import sha256  # CPython before 3.12
             except ImportError:
                 from hashlib import sha256
         _SHA256.append(sha256)

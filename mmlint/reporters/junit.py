@@ -58,7 +58,8 @@ def pieces(result: Any, cwd: str) -> Iterator[str]:
     one test case at a time, each made when it is asked for. At 20,000
     findings in 20,000 files the whole tree and its text took ~28 MB.
 
-    Two passes over each store's files (:func:`_files`): the first counts
+    Two passes over each store's files (:func:`_files`; the diagnostics
+    are grouped by store once, unless one store has them all): the first counts
     them and the failing ones (a suite's attributes come before its
     cases), the second writes the cases. The skeleton (suites, properties,
     counts) is written by ElementTree with a stand-in element where the
@@ -70,6 +71,13 @@ def pieces(result: Any, cwd: str) -> Iterator[str]:
     from mmlint.results import display_paths
 
     items = located(result, cwd)
+    full = {id(res) for res in result.stores if res.diagnostics}
+    if len(full) > 1:  # each store's own, in order: not all of them for each store
+        mine: dict[int, Any] = {}
+        for x in items:
+            mine.setdefault(id(x.store), []).append(x)
+    else:  # one store has them all (located() may give them one at a time)
+        mine = {k: items for k in full}
     checked: dict[int, list[str]] = {}  # store -> its files' display paths, sorted
     counts: dict[int, tuple[int, int]] = {}  # store -> (files, failing files)
     for res in result.stores:
@@ -79,7 +87,7 @@ def pieces(result: Any, cwd: str) -> Iterator[str]:
             paths.add(show(res.store.index.path))
         checked[id(res)] = sorted(paths)
         files = bad = 0
-        for _, found in _files(checked[id(res)], items, res):
+        for _, found in _files(checked[id(res)], mine.get(id(res), ())):
             files += 1
             bad += any(x.diagnostic.severity != "info" for x in found)
         counts[id(res)] = files, bad
@@ -106,7 +114,7 @@ def pieces(result: Any, cwd: str) -> Iterator[str]:
         if not left:
             continue
         where = xml_text(safe_path_text(store_path(res, cwd)))
-        for path, found in _files(checked[id(res)], items, res):
+        for path, found in _files(checked[id(res)], mine.get(id(res), ())):
             shown = xml_text(safe_path_text(path))
             case = ET.Element("testcase", classname=where, name=shown, file=shown)
             notes = []
@@ -133,18 +141,15 @@ def pieces(result: Any, cwd: str) -> Iterator[str]:
         at += 1
 
 
-def _files(checked: list[str], items: Any, res: Any) -> Iterator[tuple[str, list[Any]]]:
-    """``(display path, its diagnostics)`` for every file of the store
-    ``res``, sorted by path: the files it checked (``checked``, sorted)
-    and every other file one of its diagnostics names. ``items``: the
-    run's :func:`~mmlint.reporters.located` items, sorted by path (those of
-    other stores are passed over)."""
+def _files(checked: list[str], items: Any) -> Iterator[tuple[str, list[Any]]]:
+    """``(display path, its diagnostics)`` for every file of one store,
+    sorted by path: the files it checked (``checked``, sorted) and every
+    other file one of its diagnostics names. ``items``: its
+    :func:`~mmlint.reporters.located` items, sorted by path."""
     ahead = iter(checked)
     have = next(ahead, None)
     path, found = None, []
     for x in items:
-        if x.store is not res:
-            continue
         if x.path != path:
             if path is not None:
                 yield path, found

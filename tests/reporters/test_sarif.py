@@ -22,9 +22,10 @@ from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
 import fixed_result
+import pytest
+from conftest import CORPUS, needs_corpus
 from hypothesis import given
 from hypothesis import strategies as st
-from conftest import CORPUS, needs_corpus
 
 from mmlint import __version__, reporters, rules
 from mmlint.api import CheckResult
@@ -142,7 +143,7 @@ def test_information_uri_is_the_declared_homepage(monkeypatch):
 
 
 def test_homepage_is_the_one_pyproject_declares():
-    import tomllib
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
 
     with open(Path(__file__).resolve().parents[2] / "pyproject.toml", "rb") as fh:
         project = tomllib.load(fh)["project"]
