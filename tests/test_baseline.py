@@ -255,3 +255,35 @@ def test_written_as_made_is_the_whole_document(tmp_path):
         assert path.read_bytes() == (dumps(doc, indent=2) + "\n").encode("utf-8")
         assert count == sum(len(s["findings"]) for s in doc["stores"])
     assert b"\\udcff" in path.read_bytes()
+
+
+@given(st.lists(st.text(alphabet="0123456789abcdefABx _", min_size=14, max_size=18) | st.text(max_size=20), max_size=20),
+       st.lists(st.text(alphabet="0123456789abcdefABx _", min_size=14, max_size=18), max_size=10))
+def test_fingerprints_hold_what_a_set_holds(recorded, asked):
+    from mmlint import baseline
+
+    kept = baseline.Fingerprints(recorded)
+    assert kept == set(recorded) and len(kept) == len(set(recorded))
+    for f in asked + recorded + [f.upper() for f in recorded] + ["0x" + f[2:] for f in recorded if len(f) == 16]:
+        assert (f in kept) == (f in set(recorded)), f
+
+
+def test_read_keeps_a_number_a_fingerprint(tmp_path):
+    """20,000 recorded fingerprints: a set of strings kept ~2.5 MiB until
+    the end of the check; one sorted array of numbers, ~160 KB."""
+    import json
+    import tracemalloc
+
+    from mmlint import baseline
+
+    findings = [{"rule": "P109", "path": "n.md", "fingerprint": f"{i * 7919:016x}"} for i in range(20000)]
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"format": baseline.FORMAT, "stores": [{"store": "s", "findings": findings}]}))
+    tracemalloc.start()
+    try:
+        got = baseline.read(str(path))
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert f"{7919 * 5:016x}" in got["s"] and f"{7919 * 5 + 1:016x}" not in got["s"]
+    assert kept < 400_000, kept
