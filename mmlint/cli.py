@@ -189,11 +189,31 @@ def _main(argv: "Sequence[str] | None") -> int:
     # a caller of main().
     was = gc.isenabled()
     gc.disable()
+    hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable
     try:
         return _command(argv)
     finally:
+        sys.unraisablehook = hook
         if was:
             gc.enable()
+
+
+def _unraisable(unraisable: "object") -> None:
+    """``sys.unraisablehook`` during a command. A Ctrl-C that lands in a
+    callback Python runs for itself (the import system's module-lock
+    cleanup, a finaliser) cannot be raised there: Python printed "Exception
+    ignored in ..." with a traceback and went on as if no key had been
+    pressed. The interrupt is delivered again, to be raised where the
+    command handles it (``convert`` says what DST holds, exit 2); anything
+    else goes to Python's own hook."""
+    kind = getattr(unraisable, "exc_type", None)
+    if kind is not None and issubclass(kind, KeyboardInterrupt):
+        import signal
+
+        signal.raise_signal(signal.SIGINT)
+        return
+    sys.__unraisablehook__(unraisable)
 
 
 def _command(argv: "Sequence[str] | None") -> int:

@@ -9,6 +9,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import make_store
 
 NOTE = "---\nname: {n}\ndescription: d\ntype: reference\ncreated: 2026-01-01\nupdated: 2026-01-02\n---\n\n{body}"
@@ -111,3 +113,37 @@ def test_a_closed_stdout_or_stderr_is_no_traceback(tmp_path):
             done = subprocess.run(["sh", "-c", f'"{sys.executable}" -m mmlint {args} {redirect}'], capture_output=True, text=True)
             want = 0 if args == "--version" else status
             assert done.returncode == want and "Traceback" not in done.stderr, (redirect, args, done.stderr)
+
+
+def test_an_interrupt_python_would_ignore_is_delivered_again(monkeypatch):
+    """A Ctrl-C landing in the import system's module-lock callback was
+    printed as "Exception ignored in ..." with a traceback, and the command
+    went on (found by the convert kill test): during a command it is raised
+    again where the command handles it."""
+    import types
+
+    from mmlint import cli
+
+    seen = []
+    monkeypatch.setattr(sys, "__unraisablehook__", lambda u: seen.append(u))
+    with pytest.raises(KeyboardInterrupt):
+        cli._unraisable(types.SimpleNamespace(exc_type=KeyboardInterrupt, exc_value=KeyboardInterrupt()))
+        for _ in range(10000):  # the signal is handled between two bytecodes
+            pass
+    other = types.SimpleNamespace(exc_type=ValueError, exc_value=ValueError("x"))
+    cli._unraisable(other)
+    assert seen == [other]
+
+
+def test_the_unraisable_hook_is_the_commands_only(tmp_path):
+    from mmlint import cli
+
+    before = sys.unraisablehook
+    inside = []
+    real = cli._command
+    try:
+        cli._command = lambda argv: inside.append(sys.unraisablehook) or 0
+        assert cli._main(["check"]) == 0
+    finally:
+        cli._command = real
+    assert inside == [cli._unraisable] and sys.unraisablehook is before
