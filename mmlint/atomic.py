@@ -110,3 +110,19 @@ def write_output(path: str, data: Any) -> None:
             fh.write(data)
         return
     atomic_write(real, data)
+
+
+def text_writer(fill: Any, errors: str = "strict") -> Any:
+    """A ``data`` function for :func:`write_output` and :func:`atomic_write`
+    that has ``fill(stream)`` write text: encoded as UTF-8 (``errors``: the
+    codec's error handler), line ends as written."""
+
+    def write(fh: Any) -> None:
+        import io
+
+        text = io.TextIOWrapper(fh, encoding="utf-8", errors=errors, newline="")
+        fill(text)
+        text.flush()
+        text.detach()
+
+    return write

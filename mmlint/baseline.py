@@ -29,24 +29,11 @@ from typing import Any
 from mmlint import __version__
 from mmlint.digest import sha256_hex
 from mmlint.errors import CheckError
-from mmlint.textutil import decode
+from mmlint.textutil import FileLines
 
 FORMAT = "mmlint.baseline/1"
 #: Largest baseline file read, in bytes.
 MAX_BYTES = 64 * 1024 * 1024
-
-
-def _line_text(store: Any, path: str, line: int, cache: list[Any]) -> str:
-    """The text of ``line`` of the file ``path``, whitespace runs collapsed;
-    ``""`` when the file was not read or has no such line. ``cache`` holds
-    the lines of the last file asked about (``[path, lines]``): the
-    diagnostics go file by file, so each file is split once and only one
-    is held (all of them were: 20,000 files, ~6 MiB)."""
-    if not cache or cache[0] != path:
-        rec = store.files.get(path)
-        cache[:] = [path, decode(rec.data).text.split("\n") if rec is not None and rec.data is not None else []]
-    lines = cache[1]
-    return " ".join(lines[line - 1].split()) if 0 < line <= len(lines) else ""
 
 
 def fingerprints(store: Any, diagnostics: list[Any]) -> list[str]:
@@ -57,7 +44,7 @@ def fingerprints(store: Any, diagnostics: list[Any]) -> list[str]:
     path, so only the current file's counts are kept."""
     from mmlint.diagnostic import sort_diagnostics
 
-    cache: list[Any] = []
+    lines = FileLines()
     order = list(range(len(diagnostics)))
     sort_diagnostics(order, of=diagnostics.__getitem__)  # no key tuple per diagnostic
     seen: dict[tuple[str, str], int] = {}
@@ -67,7 +54,7 @@ def fingerprints(store: Any, diagnostics: list[Any]) -> list[str]:
         d = diagnostics[i]
         if d.span.path != path:
             path, seen = d.span.path, {}
-        text = d.anchor if d.anchor is not None else _line_text(store, path, d.span.line, cache)
+        text = d.anchor if d.anchor is not None else " ".join(lines.line(store, path, d.span.line).split())
         key = (d.code, text)
         n = seen.get(key, 0)
         seen[key] = n + 1
@@ -134,22 +121,17 @@ def write(baseline_path: str, results: list[Any]) -> int:
     Raises:
         CheckError: the file cannot be written.
     """
-    import io
-
-    from mmlint.atomic import write_output
+    from mmlint.atomic import text_writer, write_output
 
     stores = _stores(results, baseline_path)
 
-    def render(fh: Any) -> None:
-        text = io.TextIOWrapper(fh, encoding="utf-8", newline="")  # names that are not UTF-8 are escapes already
-        for part in _pieces(stores):
-            text.write(part)
-        text.write("\n")
-        text.flush()
-        text.detach()
+    def fill(stream: Any) -> None:
+        for part in _pieces(stores):  # names that are not UTF-8 are escapes already
+            stream.write(part)
+        stream.write("\n")
 
     try:
-        write_output(os.path.abspath(baseline_path), render)
+        write_output(os.path.abspath(baseline_path), text_writer(fill))
     except OSError as exc:
         raise CheckError(f"{baseline_path}: cannot write the baseline: {exc.strerror or exc}") from None
     return sum(len(rows) for _, rows in stores)

@@ -176,22 +176,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.output:
         reporter.report(result, sys.stdout, os.getcwd())
     else:
-        import io
+        from mmlint.atomic import text_writer, write_output
 
         cwd = os.getcwd()
-
-        def render(fh) -> None:
-            """The report into the binary file ``fh``, as it is made (UTF-8, a
-            character it cannot encode backslash-escaped, no newline translation)."""
-            text = io.TextIOWrapper(fh, encoding="utf-8", errors="backslashreplace", newline="")
-            reporter.report(result, text, cwd)
-            text.flush()
-            text.detach()
-
-        from mmlint.atomic import write_output
-
+        render = text_writer(lambda stream: reporter.report(result, stream, cwd), errors="backslashreplace")
         try:
-            write_output(os.path.abspath(args.output), render)  # a failing reporter leaves no half-written file
+            write_output(os.path.abspath(args.output), render)  # as it is made; a failing reporter leaves no half-written file
         except OSError as exc:
             raise api.CheckError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return status

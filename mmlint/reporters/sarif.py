@@ -91,11 +91,6 @@ def rule_descriptor(rule: Any, homepage: str | None = None) -> dict[str, Any]:
 HOMEPAGE: str | None = None
 
 
-def _homepage() -> str | None:
-    """:data:`HOMEPAGE` (read when a log is made, so that tests can set it)."""
-    return HOMEPAGE
-
-
 #: The bytes a URI path keeps as they are: RFC 3986's unreserved set and ``/``.
 _URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
@@ -109,21 +104,6 @@ def _uri(path: str) -> str:
     if _URI_SAFE.issuperset(data):
         return path
     return "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in data)
-
-
-def _line_text(item: Located, cache: list[Any]) -> str:
-    """The text of the diagnostic's first line, from the bytes read; ``""``
-    when the file was not read or has no such line. ``cache`` holds the
-    lines of the last file asked about (``[path, lines]``): the report
-    goes file by file, so each file is split once and only one is held."""
-    from mmlint.textutil import decode
-
-    if not cache or cache[0] != item.path:
-        rec = item.store.store.files.get(item.diagnostic.span.path)
-        cache[:] = [item.path, decode(rec.data).text.split("\n") if rec is not None and rec.data is not None else []]
-    lines = cache[1]
-    n = item.diagnostic.span.line
-    return lines[n - 1] if 0 < n <= len(lines) else ""
 
 
 def fingerprint(code: str, path: str, line_text: str, message: str) -> str:
@@ -154,7 +134,7 @@ def _head(codes: list[str]) -> dict[str, Any]:
 
     registry = rules.load()
     driver: dict[str, Any] = {"name": "mmlint", "version": __version__}
-    homepage = _homepage()
+    homepage = HOMEPAGE  # read when a log is made: tests set it
     if homepage:
         driver["informationUri"] = homepage
     driver["rules"] = [rule_descriptor(registry[code], homepage) for code in codes]
@@ -166,7 +146,9 @@ def _results(items: list[Located], codes: list[str]) -> Iterator[dict[str, Any]]
     """The result object of each of ``items``, in order, each made when it
     is asked for (``ruleIndex`` into ``codes``, the driver's rules)."""
     index = {code: i for i, code in enumerate(codes)}
-    cache: list[Any] = []
+    from mmlint.textutil import FileLines
+
+    lines = FileLines()
     # how many results so far have each fingerprint: a fingerprint holds
     # the path and the items come file by file, so only this file's count
     # (20,000 results in 20,000 files kept ~3 MiB of counts)
@@ -181,7 +163,7 @@ def _results(items: list[Located], codes: list[str]) -> Iterator[dict[str, Any]]
             region["endLine"] = s.end_line
         if s.end_column is not None:
             region["endColumn"] = s.end_column
-        fp = fingerprint(d.code, item.path, _line_text(item, cache), d.message)
+        fp = fingerprint(d.code, item.path, lines.line(item.store.store, item.diagnostic.span.path, item.diagnostic.span.line), d.message)
         seen[fp] = seen.get(fp, 0) + 1
         entry: dict[str, Any] = {
             "ruleId": d.code,
